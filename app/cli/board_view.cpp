@@ -1,0 +1,177 @@
+// app/cli/board_view.cpp — text pictures of a trace: the board, the depth table, the hazards.
+#include "app/cli/board_view.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rl::cli {
+namespace {
+
+std::string pad(std::string s, size_t w, bool right = true) {
+    if (s.size() > w) s = s.substr(0, w - 1) + "~";
+    std::string sp(w - s.size(), ' ');
+    return right ? sp + s : s + sp;
+}
+
+// What happens at one step, in words, from the kinds of events on it.
+std::string describe_step(const Trace& t, const std::vector<const Event*>& evs) {
+    std::set<EventKind> kinds;
+    const Event* shuffle = nullptr;
+    for (const Event* e : evs) {
+        kinds.insert(e->kind);
+        if (e->kind == EventKind::Shuffle && !shuffle) shuffle = e;
+    }
+    const WarpStage w = t.schedule.effective_warp();
+    if (shuffle) {
+        const char* name = w == WarpStage::ShflXor ? "shfl_xor" : "shfl_down";
+        return std::string(name) + " offset " + std::to_string(shuffle->shuffle_offset());
+    }
+    if (kinds.count(EventKind::Load)) return "load, accumulate";
+    if (kinds.count(EventKind::PartialLoad)) return "load block partials";
+    if (kinds.count(EventKind::Combine) && kinds.count(EventKind::SharedLoad)) return "shared-memory level";
+    if (kinds.count(EventKind::SharedLoad)) return "load warp partials";
+    if (kinds.count(EventKind::SharedStore)) return "store to shared";
+    if (kinds.count(EventKind::Barrier)) return "__syncthreads()";
+    if (kinds.count(EventKind::WarpSync)) return "__syncwarp()";
+    if (kinds.count(EventKind::Atomic)) return "atomic";
+    if (kinds.count(EventKind::BlockPartial)) return "block partial out";
+    if (kinds.count(EventKind::Ticket)) return "last-block ticket";
+    if (kinds.count(EventKind::GridSync)) return "grid.sync()";
+    if (kinds.count(EventKind::FinalStore)) return "final store";
+    if (kinds.count(EventKind::IdentityFill)) return "identity fill";
+    return "";
+}
+
+bool carries_value(EventKind k) {
+    return k == EventKind::Load || k == EventKind::Combine || k == EventKind::IdentityFill || k == EventKind::SharedLoad ||
+           k == EventKind::PartialLoad || k == EventKind::FinalStore || k == EventKind::Atomic;
+}
+
+std::string cell_text(const Trace& t, const Event& e) {
+    std::string v = format_value(t.schedule.op, t.schedule.type, e.value, e.flags);
+    if (e.flags & kUndefined) v = "?undef";
+    if (e.kind == EventKind::IdentityFill && !(e.flags & kUndefined)) v = "(" + v + ")";
+    if (e.flags & kHazard) v += "!";
+    return v;
+}
+
+}  // namespace
+
+void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsigned max_blocks) {
+    const Schedule& s = t.schedule;
+    // Blocks to show: the first ones, and the finishing block when it is a separate launch.
+    std::vector<uint32_t> blocks;
+    for (uint32_t b = 0; b < std::min<uint32_t>(t.grid, max_blocks); ++b) blocks.push_back(b);
+    if (t.finisher_block != kNoEvent && std::find(blocks.begin(), blocks.end(), t.finisher_block) == blocks.end())
+        blocks.push_back(t.finisher_block);
+
+    std::map<uint32_t, std::map<uint16_t, std::vector<const Event*>>> by_block;
+    for (const Event& e : t.events)
+        if (std::find(blocks.begin(), blocks.end(), e.block) != blocks.end()) by_block[e.block][e.step].push_back(&e);
+
+    const unsigned cw = s.op == Op::Witness || s.op == Op::ArgMax || s.op == Op::SumCount ? 11 : 8;
+    for (uint32_t b : blocks) {
+        auto& steps = by_block[b];
+        uint32_t threads = 0;
+        for (auto& [st, evs] : steps)
+            for (const Event* e : evs) threads = std::max<uint32_t>(threads, e->thread + 1u);
+        const unsigned cols = std::min<unsigned>(threads, max_columns);
+        std::string title = b == t.grid ? "second launch (one block over the " + std::to_string(t.grid) + " block partials)"
+                                        : "block " + std::to_string(b);
+        if (b == t.finisher_block && b != t.grid) title += " (finishes the grid)";
+        out << "\n" << title << (threads > cols ? "  [threads " + std::to_string(cols) + "-" + std::to_string(threads - 1) + " not shown]" : "") << "\n";
+        out << "step  " << pad("what", 22, false);
+        for (unsigned c = 0; c < cols; ++c) out << pad("t" + std::to_string(c), cw);
+        out << "\n";
+        for (auto& [st, evs] : steps) {
+            std::vector<std::string> cells(cols);
+            std::vector<std::string> moves;
+            for (const Event* e : evs) {
+                if (e->thread >= cols) continue;
+                if (carries_value(e->kind)) cells[e->thread] = cell_text(t, *e);
+                if (e->kind == EventKind::Shuffle && moves.size() < 8)
+                    moves.push_back("t" + std::to_string(e->thread) + "<-t" +
+                                    std::to_string(e->warp() * 32 + e->source_lane()));
+                if (e->kind == EventKind::Barrier && cells[e->thread].empty()) cells[e->thread] = "|wait|";
+                if (e->kind == EventKind::SharedStore && cells[e->thread].empty())
+                    cells[e->thread] = "s[" + std::to_string(e->detail) + "]";
+                if (e->kind == EventKind::BlockPartial) cells[e->thread] = cell_text(t, *e) + ">g";
+            }
+            out << pad(std::to_string(st), 4) << "  " << pad(describe_step(t, evs), 22, false);
+            for (auto& c : cells) out << pad(c.empty() ? "." : c, cw);
+            if (!moves.empty()) {
+                out << "   ";
+                for (auto& m : moves) out << " " << m;
+            }
+            out << "\n";
+        }
+    }
+    if (t.grid > blocks.size() - (t.finisher_block == t.grid ? 1 : 0))
+        out << "(" << t.grid << " blocks in all; the others run the same steps on their own elements)\n";
+}
+
+void print_result(std::ostream& out, const Trace& t, const Analysis& a) {
+    const Schedule& s = t.schedule;
+    out << "\nresult    " << format_value(s.op, s.type, t.result_value, t.result_flags) << "\n";
+    out << "reference " << format_value(s.op, s.type, t.reference_value) << "  ("
+        << (s.op == Op::Sum ? "exact sum, rounded once" : s.op == Op::Prod ? "product in extended precision" : "exact")
+        << ")\n";
+    char buf[256];
+    out << "verdict   " << to_string(a.verdict);
+    if (a.verdict != Verdict::Undefined && is_float_type(s.type) && (s.op == Op::Sum || s.op == Op::Prod || s.op == Op::SumCount)) {
+        snprintf(buf, sizeof buf, "  (abs error %.3g, rel %.3g, %.2f ulp; bound %.3g = %s)", a.abs_error, a.rel_error,
+                 a.ulps, a.error_bound, a.bound_formula.c_str());
+        out << buf;
+    }
+    out << "\n";
+}
+
+void print_depth_table(std::ostream& out, const Trace& t, const Analysis& a) {
+    const uint64_t n = t.schedule.n;
+    char buf[256];
+    out << "\n" << pad("", 26, false) << pad("combines", 12) << pad("depth", 10) << "\n";
+    snprintf(buf, sizeof buf, "%-26s%12llu%10llu\n", "serial chain", (unsigned long long)(n - 1), (unsigned long long)a.serial_depth);
+    out << buf;
+    snprintf(buf, sizeof buf, "%-26s%12llu%10u\n", "ideal tree", (unsigned long long)(n - 1), a.tree_depth);
+    out << buf;
+    snprintf(buf, sizeof buf, "%-26s%12llu%10u\n", "this schedule", (unsigned long long)a.work, a.span);
+    out << buf;
+    static const char* scope_names[4] = {"  thread (registers)", "  warp", "  block", "  grid"};
+    for (int i = 0; i < 4; ++i) {
+        snprintf(buf, sizeof buf, "%-26s%12llu%10u\n", scope_names[i], (unsigned long long)a.work_by_scope[i], a.span_by_scope[i]);
+        out << buf;
+    }
+    if (a.identity_combines)
+        out << "  + " << a.identity_combines << " combine(s) with the identity (lanes without data), not counted as work\n";
+    if (a.redundant_combines)
+        out << "  + " << a.redundant_combines << " combine(s) whose value never reaches the result\n";
+    out << "(depth: the longest chain of combines in the trace's own dependencies; " << a.events << " events)\n";
+}
+
+void print_hazards(std::ostream& out, const Trace& t) {
+    if (t.hazards.empty()) {
+        out << "\nno hazards\n";
+        return;
+    }
+    out << "\n" << t.hazards.size() << " hazard(s):\n";
+    std::set<HazardKind> explained;
+    size_t shown = 0;
+    for (const Hazard& h : t.hazards) {
+        if (++shown > 20) {
+            out << "  ... and " << (t.hazards.size() - 20) << " more (rlab trace --format json lists all)\n";
+            break;
+        }
+        char lanes[16];
+        snprintf(lanes, sizeof lanes, "%08x", h.lanes);
+        out << "  [" << to_string(h.kind) << "] block " << h.block << " warp " << h.warp << " lanes 0x" << lanes
+            << " (event " << h.event << ", step " << t.events[h.event].step << "): " << h.what << "\n";
+        if (explained.insert(h.kind).second) out << "      rule: " << rule_of(h.kind) << "\n";
+    }
+}
+
+}  // namespace rl::cli

@@ -1,0 +1,56 @@
+// app/cli/main.cpp — rlab: the headless command line. Exit codes: 0 ok, 1 hazards (check), 2 bad input.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "app/cli/commands.h"
+#include "core/emulator.h"
+
+int main(int argc, char** argv) {
+    using namespace rl::cli;
+    CLI::App app{"rlab — Reduction Lab on the command line: trace, analyse and check GPU reduction schedules.\n"
+                 "With no command it shows the eight-thread example."};
+    app.set_help_all_flag("--help-all", "help for every command");
+
+    TraceArgs trace_args, depth_args, check_args;
+    auto* trace = app.add_subcommand("trace", "run a schedule and print or export its trace");
+    add_schedule_options(*trace, trace_args.schedule);
+    trace->add_option("--backend", trace_args.backend, "auto|cpu|cuda (auto: the GPU when one is usable)")->capture_default_str();
+    trace->add_option("--format", trace_args.format, "text (the board), json, or chrome (Perfetto / chrome://tracing)")->capture_default_str();
+    trace->add_option("-o,--output", trace_args.output, "write to FILE instead of standard output");
+
+    auto* depth = app.add_subcommand("depth", "serial chain vs ideal tree vs this schedule's span, per scope");
+    add_schedule_options(*depth, depth_args.schedule);
+    depth->add_option("--backend", depth_args.backend, "auto|cpu|cuda")->capture_default_str();
+
+    auto* check = app.add_subcommand("check", "list hazards in plain language; exit 1 when there are any");
+    add_schedule_options(*check, check_args.schedule);
+    check->add_option("--backend", check_args.backend, "auto|cpu|cuda")->capture_default_str();
+
+    std::string import_file;
+    auto* import = app.add_subcommand("import", "validate a trace JSON file and print its summary");
+    import->add_option("FILE", import_file, "trace JSON written by rlab trace --format json")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "rlab: " << e.what() << " (see rlab --help)\n";
+        return 2;
+    }
+    try {
+        if (*trace) return run_trace(trace_args);
+        if (*depth) return run_depth(depth_args);
+        if (*check) return run_check(check_args);
+        if (*import) return run_import(import_file);
+        return run_eight_threads();
+    } catch (const rl::Error& e) {
+        std::cerr << "rlab: " << e.what() << "\n";
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "rlab: out of memory; use a smaller --n\n";
+        return 2;
+    }
+}

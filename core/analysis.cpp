@@ -1,0 +1,200 @@
+// core/analysis.cpp — work and span from the trace's dependencies; error against the reference.
+#include "core/analysis.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <numeric>
+
+namespace rl {
+namespace {
+
+bool is_combine(EventKind k) { return k == EventKind::Combine || k == EventKind::Atomic; }
+
+// Events in an order where every operand comes first (atomics replayed out of emission order can
+// point forward, so a plain index order is not always topological).
+std::vector<uint32_t> topological_order(const Trace& t) {
+    const auto& ev = t.events;
+    bool forward = true;
+    for (uint32_t i = 0; i < ev.size() && forward; ++i)
+        for (uint32_t d : ev[i].dep)
+            if (d != kNoEvent && d >= i) forward = false;
+    std::vector<uint32_t> order(ev.size());
+    std::iota(order.begin(), order.end(), 0u);
+    if (forward) return order;
+    order.clear();
+    std::vector<uint8_t> state(ev.size(), 0);  // 0 new, 1 on stack, 2 done
+    std::vector<std::pair<uint32_t, int>> stack;
+    for (uint32_t root = 0; root < ev.size(); ++root) {
+        if (state[root]) continue;
+        stack.push_back({root, 0});
+        state[root] = 1;
+        while (!stack.empty()) {
+            auto& [i, k] = stack.back();
+            if (k < 2) {
+                uint32_t d = ev[i].dep[k++];
+                if (d != kNoEvent && d < ev.size() && state[d] == 0) {
+                    state[d] = 1;
+                    stack.push_back({d, 0});
+                }
+                continue;
+            }
+            state[i] = 2;
+            order.push_back(i);
+            stack.pop_back();
+        }
+    }
+    return order;
+}
+
+double ulp_of(double x, bool f64) {
+    x = std::fabs(x);
+    if (f64) return std::nextafter(x, INFINITY) - x;
+    float f = float(x);
+    return double(std::nextafter(f, INFINITY)) - double(f);
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict v) {
+    switch (v) {
+        case Verdict::Exact: return "exact";
+        case Verdict::WithinBound: return "within the rounding bound";
+        case Verdict::Wrong: return "wrong";
+        case Verdict::Undefined: return "undefined";
+        case Verdict::OrderViolated: return "order violated";
+    }
+    return "?";
+}
+
+uint32_t ceil_log2(uint64_t n) { return n <= 1 ? 0 : uint32_t(std::bit_width(n - 1)); }
+
+Analysis analyze(const Trace& t) {
+    Analysis a;
+    const auto& ev = t.events;
+    const Schedule& s = t.schedule;
+    a.events = ev.size();
+    a.serial_depth = s.n - 1;
+    a.tree_depth = ceil_log2(s.n);
+
+    std::vector<uint8_t> in_cone(ev.size(), 0);
+    for (uint32_t i : dependency_cone(t, t.result_event)) in_cone[i] = 1;
+    for (uint32_t i = 0; i < ev.size(); ++i) {
+        const Event& e = ev[i];
+        if (!is_combine(e.kind)) continue;
+        if (!in_cone[i]) {
+            ++a.redundant_combines;
+        } else if (e.flags & kIdentityCombine) {
+            ++a.identity_combines;
+        } else {
+            ++a.work;
+            ++a.work_by_scope[size_t(scope_of(t, e))];
+        }
+    }
+
+    // Span: the longest chain of combines through the dependencies.
+    std::vector<uint32_t> depth(ev.size(), 0), via(ev.size(), kNoEvent);
+    for (uint32_t i : topological_order(t)) {
+        const Event& e = ev[i];
+        uint32_t best = 0, from = kNoEvent;
+        for (uint32_t d : e.dep)
+            if (d != kNoEvent && d < ev.size() && (from == kNoEvent || depth[d] > best)) {
+                best = depth[d];
+                from = d;
+            }
+        depth[i] = best + (is_combine(e.kind) ? 1 : 0);
+        via[i] = from;
+    }
+    if (t.result_event != kNoEvent && t.result_event < ev.size()) {
+        a.span = depth[t.result_event];
+        for (uint32_t i = t.result_event; i != kNoEvent; i = via[i])
+            if (is_combine(ev[i].kind)) ++a.span_by_scope[size_t(scope_of(t, ev[i]))];
+    }
+
+    // Result against reference.
+    a.has_result = t.result_event != kNoEvent;
+    if (!a.has_result) return a;
+    a.result = numeric_value(s.op, s.type, t.result_value);
+    a.reference = t.reference_exact;
+    const bool f64 = s.type == DType::F64;
+    const bool rounding_op = is_float_type(s.type) && (s.op == Op::Sum || s.op == Op::SumCount || s.op == Op::Prod);
+    a.abs_error = std::fabs(a.result - a.reference);
+    a.rel_error = a.reference != 0.0 ? a.abs_error / std::fabs(a.reference) : a.abs_error;
+    if (is_float_type(s.type)) {
+        double u = ulp_of(a.reference, f64);
+        a.ulps = u > 0 ? a.abs_error / u : 0.0;
+    }
+    if (rounding_op) {
+        // Higham: a summation tree of depth d has |error| <= gamma_d * sum|x|, gamma_d = d*u/(1-d*u);
+        // a product of n factors in any order has relative error <= gamma_(n-1).
+        const double unit = f64 ? 0x1.0p-53 : 0x1.0p-24;
+        if (s.op == Op::Prod) {
+            double d = double(s.n - 1);
+            a.error_bound = d * unit / (1.0 - d * unit) * std::fabs(a.reference);
+            a.bound_formula = "gamma_(n-1) * |product|, gamma_k = k*u/(1-k*u)";
+        } else {
+            double d = double(a.span);
+            a.error_bound = d * unit / (1.0 - d * unit) * t.abs_sum;
+            a.bound_formula = "gamma_span * sum|x|, gamma_k = k*u/(1-k*u)";
+        }
+    }
+    const uint64_t mask = (s.op == Op::SumCount || s.op == Op::ArgMax || s.op == Op::Witness || f64) ? ~0ull : 0xffffffffull;
+    const bool same_bits = (t.result_value & mask) == (t.reference_value & mask);
+    bool count_ok = true;
+    if (s.op == Op::SumCount) count_ok = uint32_t(t.result_value >> 32) == uint32_t(s.n);
+    if (t.result_flags & kUndefined) {
+        a.verdict = Verdict::Undefined;
+    } else if (s.op == Op::Witness) {
+        a.verdict = same_bits ? Verdict::Exact : (WitnessOp::violated(unpack_value<WitnessValue>(t.result_value))
+                                                      ? Verdict::OrderViolated : Verdict::Wrong);
+    } else if (same_bits) {
+        a.verdict = Verdict::Exact;
+    } else if (s.op == Op::Max || s.op == Op::Min) {
+        a.verdict = a.result == a.reference ? Verdict::Exact : Verdict::Wrong;  // +0 and -0 compare equal
+    } else if (rounding_op && count_ok && std::isfinite(a.result) && a.abs_error <= a.error_bound) {
+        a.verdict = Verdict::WithinBound;
+    } else {
+        a.verdict = Verdict::Wrong;
+    }
+    return a;
+}
+
+std::vector<uint32_t> dependency_cone(const Trace& t, uint32_t event) {
+    std::vector<uint32_t> out;
+    if (event >= t.events.size()) return out;
+    std::vector<uint8_t> seen(t.events.size(), 0);
+    std::vector<uint32_t> stack{event};
+    while (!stack.empty()) {
+        uint32_t i = stack.back();
+        stack.pop_back();
+        if (i == kNoEvent || i >= t.events.size() || seen[i]) continue;
+        seen[i] = 1;
+        out.push_back(i);
+        for (uint32_t d : t.events[i].dep) stack.push_back(d);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<Event> canonical_events(const Trace& t) {
+    const auto& ev = t.events;
+    std::vector<uint32_t> order(ev.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+        const Event &a = ev[x], &b = ev[y];
+        if (a.block != b.block) return a.block < b.block;
+        if (a.step != b.step) return a.step < b.step;
+        return a.thread < b.thread;
+    });
+    std::vector<uint32_t> rank(ev.size());
+    for (uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+    std::vector<Event> out(ev.size());
+    for (uint32_t i = 0; i < order.size(); ++i) {
+        out[i] = ev[order[i]];
+        for (uint32_t& d : out[i].dep)
+            if (d != kNoEvent) d = rank[d];
+    }
+    return out;
+}
+
+}  // namespace rl

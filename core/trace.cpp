@@ -1,0 +1,125 @@
+// core/trace.cpp — names of event and hazard kinds, the CUDA rules, and value formatting.
+#include "core/trace.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace rl {
+namespace {
+
+constexpr std::array<std::string_view, kEventKindCount> kKindNames{"load", "identity-fill", "combine", "shuffle",
+    "shared-store", "shared-load", "barrier", "warp-sync", "block-partial", "atomic", "ticket", "grid-sync",
+    "partial-load", "final-store"};
+
+constexpr std::array<std::string_view, 9> kHazardNames{"mask-names-inactive-lanes", "read-from-non-participating-lane",
+    "uninitialised-tail", "wrong-identity", "shared-memory-race", "divergent-barrier", "order-violation",
+    "atomic-contention", "implicit-warp-sync"};
+
+constexpr std::array<std::string_view, 9> kRules{
+    "Every non-exited lane named in a __shfl_*_sync mask must execute that same call with the same mask "
+    "(CUDA Programming Guide, warp shuffle functions).",
+    "A shuffle that reads a lane which is inactive or not named in the mask returns an undefined value; "
+    "the mask does not make that read valid.",
+    "A register that is never assigned holds an unspecified value; lanes without input must hold the operator's identity.",
+    "The identity e must satisfy e ⊕ a = a for every a: 0 is no identity for max over negative values or for product.",
+    "A shared-memory load in one warp is ordered after a store in another only through __syncthreads() "
+    "(or another barrier or fence) between them; without it the read races with the write.",
+    "__syncthreads() is allowed in conditional code only when the condition is the same for every thread of the block.",
+    "Regrouping needs associativity; reordering needs commutativity. A non-commutative operator must merge "
+    "ranges in their original left-to-right order.",
+    "Atomics to one address are serialised by the memory system: correct, but each waits for the previous one.",
+    "Since Volta, lanes of a warp are scheduled independently: warp-synchronous shared-memory code needs "
+    "__syncwarp() (or shuffles) between dependent steps; volatile is not enough."};
+
+constexpr std::array<std::string_view, 4> kScopeNames{"thread", "warp", "block", "grid"};
+
+std::string number(double v) {
+    char buf[64];
+    if (v == std::floor(v) && std::fabs(v) < 1e15) {
+        snprintf(buf, sizeof buf, "%.0f", v);
+    } else {
+        snprintf(buf, sizeof buf, "%.9g", v);
+    }
+    return buf;
+}
+
+double primary(DType type, uint32_t lo_bits, uint64_t bits) {
+    if (type == DType::F64) return unpack_value<double>(bits);
+    if (type == DType::I32) return double(int32_t(lo_bits));
+    return double(unpack_value<float>(lo_bits));
+}
+
+}  // namespace
+
+std::string_view to_string(EventKind k) { return kKindNames[size_t(k)]; }
+std::string_view to_string(HazardKind k) { return kHazardNames[size_t(k)]; }
+std::string_view rule_of(HazardKind k) { return kRules[size_t(k)]; }
+std::string_view to_string(Scope s) { return kScopeNames[size_t(s)]; }
+
+bool parse_event_kind(std::string_view s, EventKind& out) {
+    for (size_t i = 0; i < kKindNames.size(); ++i)
+        if (kKindNames[i] == s) {
+            out = EventKind(i);
+            return true;
+        }
+    return false;
+}
+
+bool parse_hazard_kind(std::string_view s, HazardKind& out) {
+    for (size_t i = 0; i < kHazardNames.size(); ++i)
+        if (kHazardNames[i] == s) {
+            out = HazardKind(i);
+            return true;
+        }
+    return false;
+}
+
+Scope scope_of(const Trace& t, const Event& e) {
+    if (e.flags & kFinisher) return Scope::Grid;
+    if (e.kind == EventKind::Atomic) return Scope::Grid;
+    for (int s = 3; s > 0; --s)
+        if (e.step >= t.scope_start[s]) return Scope(s);
+    return Scope::Thread;
+}
+
+double numeric_value(Op op, DType type, uint64_t bits) {
+    uint32_t lo = uint32_t(bits);
+    switch (op) {
+        case Op::Witness: return lo >= kWitnessViolated ? -1.0 : double(lo);
+        case Op::ArgMax:
+        case Op::SumCount: return primary(type == DType::F64 ? DType::F32 : type, lo, lo);
+        default: return primary(type, lo, bits);
+    }
+}
+
+std::string format_value(Op op, DType type, uint64_t bits, uint8_t flags) {
+    if (flags & kUndefined) return "undefined";
+    uint32_t lo = uint32_t(bits), hi = uint32_t(bits >> 32);
+    switch (op) {
+        case Op::Witness:
+            if (lo == kWitnessEmpty) return "[]";
+            if (lo == kWitnessViolated) return "order violated";
+            return "[" + std::to_string(lo) + ".." + std::to_string(hi) + "]";
+        case Op::ArgMax:
+            if (hi == 0xffffffffu) return "-inf @ none";
+            return number(numeric_value(op, type, bits)) + " @ " + std::to_string(hi);
+        case Op::SumCount:
+            return number(numeric_value(op, type, bits)) + " / " + std::to_string(hi);
+        default: return number(numeric_value(op, type, bits));
+    }
+}
+
+std::string format_flags(uint8_t flags) {
+    static constexpr std::array<std::string_view, 7> names{"undefined", "identity", "stale", "order-violated",
+                                                           "hazard", "identity-combine", "finisher"};
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i)
+        if (flags & (1u << i)) {
+            if (!out.empty()) out += ',';
+            out += names[i];
+        }
+    return out;
+}
+
+}  // namespace rl

@@ -1,0 +1,128 @@
+// core/trace.h — the trace: compact 32-byte events, hazards and the result of one reduction run.
+// The trace is the single source of truth: every picture and number is computed from it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+#include "core/schedule.h"
+
+namespace rl {
+
+enum class EventKind : uint8_t {
+    Load,          // thread loads one input element (aux = element index, detail = item k)
+    IdentityFill,  // thread without elements takes the identity (or, buggy, an uninitialised register)
+    Combine,       // value = op(dep[0], dep[1])
+    Shuffle,       // value read from another lane (aux = mask, detail = offset | source lane << 8)
+    SharedStore,   // detail = shared-memory slot
+    SharedLoad,    // detail = slot; dep[0] = the store whose value was read (none when uninitialised)
+    Barrier,       // __syncthreads arrival, one per warp (thread = the warp's first lane)
+    WarpSync,      // __syncwarp between shared-memory levels, one per warp
+    BlockPartial,  // the block's result written to global memory
+    Atomic,        // value = memory after op(old, dep[1]); dep[0] = the atomic it followed; aux = position
+    Ticket,        // last-block-done counter increment; aux = ticket drawn
+    GridSync,      // cooperative grid.sync() arrival, one per block
+    PartialLoad,   // the finishing stage loads a block partial (aux = block index)
+    FinalStore,    // the reduction's result written
+};
+constexpr int kEventKindCount = 14;
+
+enum EventFlag : uint8_t {
+    kUndefined = 1 << 0,        // the value is undefined by the CUDA rules (taint propagates)
+    kIdentity = 1 << 1,         // the value holds no input: identity only
+    kStale = 1 << 2,            // read a value older than the one the program meant (race)
+    kOrderViolated = 1 << 3,    // a non-commutative merge out of left-to-right order happened in its cone
+    kHazard = 1 << 4,           // a hazard is reported at this event
+    kIdentityCombine = 1 << 5,  // a combine with an identity-only operand (not counted as work)
+    kFinisher = 1 << 6,         // belongs to the grid's finishing stage (second launch, last block, block 0)
+};
+
+constexpr uint32_t kNoEvent = 0xffffffffu;
+
+struct Event {
+    EventKind kind;
+    uint8_t flags;
+    uint16_t step;     // logical step: one row of the picture, the same for every block
+    uint16_t thread;   // thread within its block; warp = thread / 32, lane = thread % 32
+    uint16_t detail;   // per kind: item k, shared slot, or shuffle offset | source lane << 8
+    uint32_t block;    // block index; the second launch of two-pass is block == grid
+    uint32_t aux;      // per kind: element index, mask, atomic position, ticket, partial index
+    uint32_t dep[2];   // operand events (kNoEvent when none)
+    uint64_t value;    // operator value, packed (see core/ops.h)
+
+    uint32_t warp() const { return thread / 32u; }
+    uint32_t lane() const { return thread % 32u; }
+    uint32_t shuffle_offset() const { return detail & 0xffu; }
+    uint32_t source_lane() const { return detail >> 8; }
+};
+static_assert(sizeof(Event) == 32, "events stay 32 bytes");
+
+// Timestamps recorded on a GPU (absent for emulator traces): one entry per event.
+struct EventTime {
+    uint64_t globaltimer_ns;
+    uint64_t clock;
+    uint32_t sm;
+};
+
+enum class HazardKind : uint8_t {
+    MaskNamesInactiveLanes,
+    ReadFromNonParticipatingLane,
+    UninitialisedTail,
+    WrongIdentity,
+    SharedMemoryRace,
+    DivergentBarrier,
+    OrderViolation,
+    AtomicContention,
+    ImplicitWarpSync,
+};
+
+struct Hazard {
+    HazardKind kind;
+    uint32_t event;        // the event where it happens
+    uint32_t block;
+    uint32_t warp;
+    uint32_t lanes;        // lanes of that warp involved (bit mask)
+    std::string what;      // what went wrong, in plain language
+};
+
+std::string_view to_string(EventKind);
+std::string_view to_string(HazardKind);
+std::string_view rule_of(HazardKind);  // the rule of the CUDA programming model it breaks
+bool parse_event_kind(std::string_view, EventKind&);
+bool parse_hazard_kind(std::string_view, HazardKind&);
+
+enum class Backend : uint8_t { Cpu, Cuda };
+
+struct Trace {
+    Schedule schedule;
+    Backend backend = Backend::Cpu;
+    std::string device;             // "CPU SIMT emulator" or the GPU's name
+    std::vector<double> inputs;     // input values as the kernel saw them (after bf16/f16 rounding)
+    std::vector<Event> events;
+    std::vector<EventTime> times;   // empty, or one per event
+    std::vector<Hazard> hazards;
+    uint32_t result_event = kNoEvent;
+    uint64_t result_value = 0;      // packed; equals events[result_event].value
+    uint8_t result_flags = 0;
+    uint16_t step_count = 0;        // steps are 0 .. step_count-1
+    uint16_t scope_start[4] = {0, 0, 0, 0};  // first step of the thread, warp, block and grid scopes
+    uint32_t grid = 0;              // blocks launched in the first pass
+    uint32_t finisher_block = kNoEvent;  // block that ran the finishing stage (grid for a second launch)
+
+    // Reference computed from the inputs, independently of the trace.
+    uint64_t reference_value = 0;   // packed, correctly rounded to the accumulator type
+    double reference_exact = 0.0;   // exact (sum) or double-precision (prod) value, as a double
+    double abs_sum = 0.0;           // sum of |x|, for error bounds
+};
+
+enum class Scope : uint8_t { Thread, Warp, Block, Grid };
+std::string_view to_string(Scope);
+Scope scope_of(const Trace& t, const Event& e);
+
+// Packed value as text, with the operator's meaning ("36", "max 7 @ index 3", "[0..7]", "undefined").
+std::string format_value(Op op, DType type, uint64_t bits, uint8_t flags = 0);
+// Primary numeric part of a value (sum, max, value of argmax; lo of a witness), for plots and JSON.
+double numeric_value(Op op, DType type, uint64_t bits);
+std::string format_flags(uint8_t flags);
+
+}  // namespace rl

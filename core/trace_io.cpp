@@ -1,0 +1,389 @@
+// core/trace_io.cpp — JSON and Chrome Trace Event export, JSON import with clear errors.
+#include "core/trace_io.h"
+
+#include <array>
+#include <cinttypes>
+#include <cstdio>
+#include <istream>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "core/emulator.h"
+
+namespace rl {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string hex64(uint64_t v) {
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
+    return buf;
+}
+std::string hex32(uint32_t v) {
+    char buf[16];
+    snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
+    return buf;
+}
+
+json flag_list(uint8_t flags) {
+    json a = json::array();
+    std::string names = format_flags(flags);
+    size_t pos = 0;
+    while (!names.empty() && pos <= names.size()) {
+        size_t c = names.find(',', pos);
+        a.push_back(names.substr(pos, c == std::string::npos ? std::string::npos : c - pos));
+        if (c == std::string::npos) break;
+        pos = c + 1;
+    }
+    return a;
+}
+
+json dep_json(uint32_t d) { return d == kNoEvent ? json(nullptr) : json(d); }
+
+json schedule_json(const Schedule& s) {
+    json j;
+    j["n"] = s.n;
+    j["block"] = s.block;
+    j["grid"] = s.grid_size();
+    j["items"] = s.items;
+    j["assign"] = to_string(s.assign);
+    j["warp"] = to_string(s.warp);
+    j["block-stage"] = to_string(s.block_stage);
+    j["grid-stage"] = to_string(s.grid_stage);
+    j["op"] = to_string(s.op);
+    j["type"] = to_string(s.type);
+    if (s.input.kind == InputKind::Values) {
+        std::string v;
+        for (double x : s.input.values) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%.17g", x);
+            if (!v.empty()) v += ',';
+            v += buf;
+        }
+        j["input"] = v;
+    } else {
+        j["input"] = to_string(s.input.kind);
+    }
+    j["seed"] = s.input.seed;
+    json bugs = json::array();
+    for (Bug b : bug_list(s.bugs)) bugs.push_back(to_string(b));
+    j["bug"] = bugs;
+    return j;
+}
+
+json event_json(const Trace& t, uint32_t i) {
+    const Event& e = t.events[i];
+    const Schedule& s = t.schedule;
+    json j;
+    j["kind"] = to_string(e.kind);
+    j["step"] = e.step;
+    j["block"] = e.block;
+    j["warp"] = e.warp();
+    j["lane"] = e.lane();
+    j["value"] = (e.flags & kUndefined) ? json(nullptr) : json(numeric_value(s.op, s.type, e.value));
+    j["text"] = format_value(s.op, s.type, e.value, e.flags);
+    j["bits"] = hex64(e.value);
+    j["flags"] = flag_list(e.flags);
+    j["deps"] = json::array({dep_json(e.dep[0]), dep_json(e.dep[1])});
+    j["detail"] = e.detail;
+    j["aux"] = e.aux;
+    switch (e.kind) {
+        case EventKind::Load: j["element"] = e.aux; j["item"] = e.detail; break;
+        case EventKind::PartialLoad: j["partial"] = e.aux; j["item"] = e.detail; break;
+        case EventKind::Shuffle:
+            j["offset"] = e.shuffle_offset();
+            j["source_lane"] = e.source_lane();
+            j["mask"] = hex32(e.aux);
+            break;
+        case EventKind::SharedStore:
+        case EventKind::SharedLoad: j["slot"] = e.detail; break;
+        case EventKind::Atomic: j["position"] = e.aux; break;
+        case EventKind::Ticket: j["ticket"] = e.aux; break;
+        default: break;
+    }
+    if (!t.times.empty()) {
+        j["globaltimer_ns"] = t.times[i].globaltimer_ns;
+        j["clock"] = t.times[i].clock;
+        j["sm"] = t.times[i].sm;
+    }
+    return j;
+}
+
+[[noreturn]] void fail(const std::string& what) { throw Error("trace JSON: " + what); }
+
+const json& need(const json& j, const char* key, const std::string& where) {
+    auto it = j.find(key);
+    if (it == j.end()) fail(where + " has no \"" + key + "\"");
+    return *it;
+}
+
+template <class T> T need_uint(const json& j, const char* key, const std::string& where, uint64_t max) {
+    const json& v = need(j, key, where);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+        fail(where + " \"" + key + "\" must be a non-negative integer");
+    uint64_t x = v.get<uint64_t>();
+    if (x > max) fail(where + " \"" + key + "\" is " + std::to_string(x) + ", at most " + std::to_string(max) + " allowed");
+    return T(x);
+}
+
+uint64_t parse_hex(const json& v, const std::string& where) {
+    if (!v.is_string()) fail(where + " must be a hex string such as 0x0000000042100000");
+    const std::string s = v.get<std::string>();
+    char* end = nullptr;
+    uint64_t x = std::strtoull(s.c_str(), &end, 16);
+    if (s.size() < 3 || s.rfind("0x", 0) != 0 || *end != '\0') fail(where + " \"" + s + "\" is not a hex string");
+    return x;
+}
+
+uint8_t parse_flags(const json& v, const std::string& where) {
+    static constexpr std::array<std::string_view, 7> names{"undefined", "identity", "stale", "order-violated",
+                                                           "hazard", "identity-combine", "finisher"};
+    if (!v.is_array()) fail(where + " \"flags\" must be a list of names");
+    uint8_t out = 0;
+    for (const auto& f : v) {
+        bool found = false;
+        for (size_t i = 0; i < names.size(); ++i)
+            if (f.is_string() && f.get<std::string>() == names[i]) {
+                out |= uint8_t(1u << i);
+                found = true;
+            }
+        if (!found) fail(where + " has an unknown flag " + f.dump());
+    }
+    return out;
+}
+
+Schedule parse_schedule(const json& j) {
+    if (!j.is_object()) fail("\"schedule\" must be an object");
+    Schedule s;
+    for (const char* key : {"n", "block", "grid", "items", "seed"}) {
+        const json& v = need(j, key, "schedule");
+        if (!v.is_number_integer()) fail(std::string("schedule \"") + key + "\" must be an integer");
+        if (std::string err = set_field(s, key, std::to_string(v.get<int64_t>())); !err.empty()) fail("schedule: " + err);
+    }
+    for (const char* key : {"assign", "warp", "block-stage", "grid-stage", "op", "type", "input"}) {
+        const json& v = need(j, key, "schedule");
+        if (!v.is_string()) fail(std::string("schedule \"") + key + "\" must be a string");
+        if (std::string err = set_field(s, key, v.get<std::string>()); !err.empty()) fail("schedule: " + err);
+    }
+    if (auto it = j.find("bug"); it != j.end()) {
+        if (!it->is_array()) fail("schedule \"bug\" must be a list");
+        for (const auto& b : *it) {
+            if (!b.is_string()) fail("schedule \"bug\" entries must be strings");
+            if (std::string err = set_field(s, "bug", b.get<std::string>()); !err.empty()) fail("schedule: " + err);
+        }
+    }
+    if (std::string err = validate(s); !err.empty()) fail("schedule: " + err);
+    return s;
+}
+
+}  // namespace
+
+void write_trace_json(std::ostream& out, const Trace& t) {
+    const Analysis a = analyze(t);
+    json head;
+    head["version"] = kTraceJsonVersion;
+    head["schedule"] = schedule_json(t.schedule);
+    head["backend"] = t.backend == Backend::Cuda ? "cuda" : "cpu";
+    head["device"] = t.device;
+    head["grid"] = t.grid;
+    head["finisher_block"] = dep_json(t.finisher_block);
+    head["step_count"] = t.step_count;
+    head["scope_start"] = {t.scope_start[0], t.scope_start[1], t.scope_start[2], t.scope_start[3]};
+    head["inputs"] = t.inputs;
+    json result;
+    result["event"] = dep_json(t.result_event);
+    result["value"] = (t.result_flags & kUndefined) ? json(nullptr) : json(numeric_value(t.schedule.op, t.schedule.type, t.result_value));
+    result["text"] = format_value(t.schedule.op, t.schedule.type, t.result_value, t.result_flags);
+    result["bits"] = hex64(t.result_value);
+    result["flags"] = flag_list(t.result_flags);
+    result["reference"] = t.reference_exact;
+    result["reference_text"] = format_value(t.schedule.op, t.schedule.type, t.reference_value);
+    result["reference_bits"] = hex64(t.reference_value);
+    result["abs_sum"] = t.abs_sum;
+    result["verdict"] = to_string(a.verdict);
+    result["abs_error"] = a.abs_error;
+    result["rel_error"] = a.rel_error;
+    result["ulps"] = a.ulps;
+    result["error_bound"] = a.error_bound;
+    head["result"] = result;
+    json an;
+    an["events"] = a.events;
+    an["work"] = a.work;
+    an["identity_combines"] = a.identity_combines;
+    an["span"] = a.span;
+    an["span_by_scope"] = {{"thread", a.span_by_scope[0]}, {"warp", a.span_by_scope[1]},
+                           {"block", a.span_by_scope[2]}, {"grid", a.span_by_scope[3]}};
+    an["serial_depth"] = a.serial_depth;
+    an["tree_depth"] = a.tree_depth;
+    head["analysis"] = an;
+    json hz = json::array();
+    for (const Hazard& h : t.hazards)
+        hz.push_back({{"kind", to_string(h.kind)}, {"event", h.event}, {"block", h.block}, {"warp", h.warp},
+                      {"lanes", hex32(h.lanes)}, {"what", h.what}, {"rule", rule_of(h.kind)}});
+    head["hazards"] = hz;
+
+    // Events are streamed one per line so that large traces need no document tree in memory.
+    std::string text = head.dump(1);
+    text.pop_back();  // the closing brace
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    out << text << ",\n \"events\": [\n";
+    for (uint32_t i = 0; i < t.events.size(); ++i) out << "  " << event_json(t, i).dump() << (i + 1 < t.events.size() ? ",\n" : "\n");
+    out << " ]\n}\n";
+}
+
+Trace read_trace_json(std::istream& in) {
+    json j;
+    try {
+        j = json::parse(in);
+    } catch (const json::parse_error& e) {
+        fail(std::string("not valid JSON: ") + e.what());
+    }
+    if (!j.is_object()) fail("the document must be an object");
+    const json& version = need(j, "version", "the document");
+    if (!version.is_number_integer() || version.get<int64_t>() != kTraceJsonVersion)
+        fail("unknown version " + version.dump() + " (this rlab reads version " + std::to_string(kTraceJsonVersion) + ")");
+    Trace t;
+    t.schedule = parse_schedule(need(j, "schedule", "the document"));
+    const std::string backend = need(j, "backend", "the document").get<std::string>();
+    if (backend != "cpu" && backend != "cuda") fail("\"backend\" must be \"cpu\" or \"cuda\"");
+    t.backend = backend == "cuda" ? Backend::Cuda : Backend::Cpu;
+    t.device = need(j, "device", "the document").get<std::string>();
+    t.grid = need_uint<uint32_t>(j, "grid", "the document", 0x7fffffff);
+    t.step_count = need_uint<uint16_t>(j, "step_count", "the document", 0xffff);
+    const json& fb = need(j, "finisher_block", "the document");
+    t.finisher_block = fb.is_null() ? kNoEvent : need_uint<uint32_t>(j, "finisher_block", "the document", 0xffffffffu);
+    const json& ss = need(j, "scope_start", "the document");
+    if (!ss.is_array() || ss.size() != 4) fail("\"scope_start\" must list 4 steps");
+    for (int i = 0; i < 4; ++i) t.scope_start[i] = ss[i].get<uint16_t>();
+    const json& inputs = need(j, "inputs", "the document");
+    if (!inputs.is_array()) fail("\"inputs\" must be a list of numbers");
+    for (const auto& x : inputs) {
+        if (!x.is_number()) fail("\"inputs\" must be a list of numbers");
+        t.inputs.push_back(x.get<double>());
+    }
+    const json& events = need(j, "events", "the document");
+    if (!events.is_array()) fail("\"events\" must be a list");
+    t.events.reserve(events.size());
+    bool has_times = !events.empty() && events[0].contains("globaltimer_ns");
+    for (size_t i = 0; i < events.size(); ++i) {
+        const json& e = events[i];
+        const std::string where = "event " + std::to_string(i);
+        if (!e.is_object()) fail(where + " must be an object");
+        Event ev{};
+        const json& kind = need(e, "kind", where);
+        if (!kind.is_string() || !parse_event_kind(kind.get<std::string>(), ev.kind)) fail(where + " has an unknown kind " + kind.dump());
+        ev.step = need_uint<uint16_t>(e, "step", where, 0xffff);
+        ev.block = need_uint<uint32_t>(e, "block", where, 0xffffffffu);
+        uint32_t warp = need_uint<uint32_t>(e, "warp", where, 31), lane = need_uint<uint32_t>(e, "lane", where, 31);
+        ev.thread = uint16_t(warp * 32 + lane);
+        ev.detail = need_uint<uint16_t>(e, "detail", where, 0xffff);
+        ev.aux = need_uint<uint32_t>(e, "aux", where, 0xffffffffu);
+        ev.value = parse_hex(need(e, "bits", where), where + " \"bits\"");
+        ev.flags = parse_flags(need(e, "flags", where), where);
+        const json& deps = need(e, "deps", where);
+        if (!deps.is_array() || deps.size() != 2) fail(where + " \"deps\" must list two operands (null for none)");
+        for (int k = 0; k < 2; ++k) {
+            if (deps[k].is_null()) {
+                ev.dep[k] = kNoEvent;
+            } else if (deps[k].is_number_unsigned() && deps[k].get<uint64_t>() < events.size()) {
+                ev.dep[k] = deps[k].get<uint32_t>();
+            } else {
+                fail(where + " operand " + deps[k].dump() + " is not an event index below " + std::to_string(events.size()));
+            }
+        }
+        t.events.push_back(ev);
+        if (has_times) {
+            EventTime tm{};
+            tm.globaltimer_ns = need_uint<uint64_t>(e, "globaltimer_ns", where, ~0ull);
+            tm.clock = need_uint<uint64_t>(e, "clock", where, ~0ull);
+            tm.sm = need_uint<uint32_t>(e, "sm", where, 0xffffffffu);
+            t.times.push_back(tm);
+        }
+    }
+    const json& result = need(j, "result", "the document");
+    const json& rev = need(result, "event", "\"result\"");
+    if (!rev.is_null()) {
+        if (!rev.is_number_unsigned() || rev.get<uint64_t>() >= t.events.size()) fail("\"result\" event is not an event index");
+        t.result_event = rev.get<uint32_t>();
+        t.result_value = t.events[t.result_event].value;
+        t.result_flags = t.events[t.result_event].flags;
+    }
+    t.reference_value = parse_hex(need(result, "reference_bits", "\"result\""), "\"result\" \"reference_bits\"");
+    t.reference_exact = need(result, "reference", "\"result\"").get<double>();
+    t.abs_sum = need(result, "abs_sum", "\"result\"").get<double>();
+    const json& hz = need(j, "hazards", "the document");
+    if (!hz.is_array()) fail("\"hazards\" must be a list");
+    for (size_t i = 0; i < hz.size(); ++i) {
+        const json& h = hz[i];
+        const std::string where = "hazard " + std::to_string(i);
+        Hazard out{};
+        const json& kind = need(h, "kind", where);
+        if (!kind.is_string() || !parse_hazard_kind(kind.get<std::string>(), out.kind)) fail(where + " has an unknown kind " + kind.dump());
+        out.event = need_uint<uint32_t>(h, "event", where, t.events.empty() ? 0 : t.events.size() - 1);
+        out.block = need_uint<uint32_t>(h, "block", where, 0xffffffffu);
+        out.warp = need_uint<uint32_t>(h, "warp", where, 31);
+        out.lanes = uint32_t(parse_hex(need(h, "lanes", where), where + " \"lanes\""));
+        out.what = need(h, "what", where).get<std::string>();
+        t.hazards.push_back(std::move(out));
+    }
+    return t;
+}
+
+void write_chrome_trace(std::ostream& out, const Trace& t) {
+    const bool timed = !t.times.empty();
+    uint64_t t0 = ~0ull;
+    for (const auto& tm : t.times) t0 = std::min(t0, tm.globaltimer_ns);
+    auto ts = [&](uint32_t i) {
+        if (timed) return double(t.times[i].globaltimer_ns - t0) / 1000.0;
+        const Event& e = t.events[i];
+        return double(e.step) * 100.0 + double(e.lane()) * 3.0;  // emulator: a step is 100 "us"
+    };
+    const double dur = timed ? 0.001 : 2.0;
+    out << "{\"displayTimeUnit\":\"ns\",\"otherData\":" << json({{"schedule", describe(t.schedule)}, {"device", t.device}}).dump()
+        << ",\"traceEvents\":[\n";
+    bool first = true;
+    auto sep = [&]() {
+        if (!first) out << ",\n";
+        first = false;
+    };
+    std::vector<uint8_t> named;
+    for (uint32_t i = 0; i < t.events.size(); ++i) {
+        const Event& e = t.events[i];
+        std::string pid = std::to_string(e.block), tid = std::to_string(e.warp());
+        sep();
+        out << json({{"name", to_string(e.kind)}, {"cat", to_string(e.kind)}, {"ph", "X"}, {"ts", ts(i)}, {"dur", dur},
+                     {"pid", e.block}, {"tid", e.warp()},
+                     {"args", {{"event", i}, {"lane", e.lane()}, {"step", e.step},
+                               {"value", format_value(t.schedule.op, t.schedule.type, e.value, e.flags)},
+                               {"flags", format_flags(e.flags)}}}}).dump();
+        if (e.kind == EventKind::Shuffle && e.dep[0] != kNoEvent) {
+            const Event& src = t.events[e.dep[0]];
+            sep();
+            out << json({{"name", "shuffle"}, {"cat", "shuffle"}, {"ph", "s"}, {"id", i}, {"ts", ts(e.dep[0])},
+                         {"pid", src.block}, {"tid", src.warp()}}).dump();
+            sep();
+            out << json({{"name", "shuffle"}, {"cat", "shuffle"}, {"ph", "f"}, {"bp", "e"}, {"id", i}, {"ts", ts(i)},
+                         {"pid", e.block}, {"tid", e.warp()}}).dump();
+        }
+    }
+    // Track names: "block 3" / "warp 1".
+    std::vector<std::pair<uint32_t, uint32_t>> tracks;
+    for (const Event& e : t.events) tracks.push_back({e.block, e.warp()});
+    std::sort(tracks.begin(), tracks.end());
+    tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
+    uint32_t last_block = kNoEvent;
+    for (auto [b, w] : tracks) {
+        if (b != last_block) {
+            sep();
+            std::string name = (b == t.grid ? "second launch" : "block " + std::to_string(b));
+            out << json({{"name", "process_name"}, {"ph", "M"}, {"pid", b}, {"args", {{"name", name}}}}).dump();
+            last_block = b;
+        }
+        sep();
+        out << json({{"name", "thread_name"}, {"ph", "M"}, {"pid", b}, {"tid", w}, {"args", {{"name", "warp " + std::to_string(w)}}}}).dump();
+    }
+    out << "\n]}\n";
+}
+
+}  // namespace rl

@@ -1,0 +1,19 @@
+// core/trace_io.h — trace export and import: versioned JSON (exact round trip) and Chrome Trace format.
+#pragma once
+#include <iosfwd>
+#include <string>
+#include "core/analysis.h"
+#include "core/trace.h"
+
+namespace rl {
+
+constexpr int kTraceJsonVersion = 1;
+
+// Writes the trace as JSON (schema: docs/trace-format.md). analysis may be null (computed then).
+void write_trace_json(std::ostream& out, const Trace& t);
+// Reads a trace JSON document; throws rl::Error with a one-line reason on anything malformed.
+Trace read_trace_json(std::istream& in);
+// Chrome Trace Event Format: a track per warp (pid block, tid warp), flow arrows for shuffles.
+void write_chrome_trace(std::ostream& out, const Trace& t);
+
+}  // namespace rl

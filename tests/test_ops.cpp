@@ -1,0 +1,2 @@
+// tests/test_ops.cpp
+#include <doctest/doctest.h>

@@ -1,0 +1,2 @@
+// tests/test_properties.cpp
+#include <doctest/doctest.h>

@@ -1,0 +1,2 @@
+// tests/test_trace_io.cpp
+#include <doctest/doctest.h>
