@@ -623,19 +623,32 @@ private:
                 if (!inherited && (e.kind == EventKind::Combine || e.kind == EventKind::Atomic)) sites.push_back(i);
                 for (uint32_t d : e.dep) stack.push_back(d);
             }
+            // One hazard per warp instruction: the lanes that broke order at that step.
             std::sort(sites.begin(), sites.end());
-            for (uint32_t i : sites) {
-                const Event& e = t_.events[i];
+            auto range = [&](uint32_t d) {
+                if (d == kNoEvent) return std::string("?");
+                auto w = unpack_value<WitnessValue>(t_.events[d].value);
+                if (w.lo == kWitnessViolated) return std::string("violated");
+                if (w.lo == kWitnessEmpty) return std::string("[]");
+                return "[" + std::to_string(w.lo) + ".." + std::to_string(w.hi) + "]";
+            };
+            for (size_t k = 0; k < sites.size();) {
+                const Event& e = t_.events[sites[k]];
+                uint32_t lanes = 0;
+                size_t j = k;
+                for (; j < sites.size(); ++j) {
+                    const Event& f = t_.events[sites[j]];
+                    if (f.block != e.block || f.step != e.step || f.warp() != e.warp() || f.kind != e.kind) break;
+                    lanes |= 1u << f.lane();
+                }
                 block_ = e.block;
-                auto range = [&](uint32_t d) {
-                    if (d == kNoEvent) return std::string("?");
-                    auto w = unpack_value<WitnessValue>(t_.events[d].value);
-                    if (w.lo == kWitnessViolated) return std::string("violated");
-                    return "[" + std::to_string(w.lo) + ".." + std::to_string(w.hi) + "]";
-                };
-                hazard(HazardKind::OrderViolation, i, e.thread, 1u << e.lane(),
-                       "merge of " + range(e.dep[0]) + " with " + range(e.dep[1]) +
+                std::string where = e.kind == EventKind::Atomic ? "atomic" : "merge";
+                hazard(HazardKind::OrderViolation, sites[k], e.thread, lanes,
+                       where + " of " + range(e.dep[0]) + " with " + range(e.dep[1]) +
+                           (j - k > 1 ? " (and " + std::to_string(j - k - 1) + " more lane(s) at this step)" : "") +
                            " is out of left-to-right order; a non-commutative operator gives a different result");
+                for (size_t m = k + 1; m < j; ++m) t_.events[sites[m]].flags |= kHazard;
+                k = j;
             }
         }
     }
