@@ -158,8 +158,8 @@ Schedule parse_schedule(const json& j) {
     Schedule s;
     for (const char* key : {"n", "block", "grid", "items", "seed"}) {
         const json& v = need(j, key, "schedule");
-        if (!v.is_number_integer()) fail(std::string("schedule \"") + key + "\" must be an integer");
-        if (std::string err = set_field(s, key, std::to_string(v.get<int64_t>())); !err.empty()) fail("schedule: " + err);
+        if (!v.is_number_unsigned()) fail(std::string("schedule \"") + key + "\" must be a non-negative integer");
+        if (std::string err = set_field(s, key, std::to_string(v.get<uint64_t>())); !err.empty()) fail("schedule: " + err);
     }
     for (const char* key : {"assign", "warp", "block-stage", "grid-stage", "op", "type", "input"}) {
         const json& v = need(j, key, "schedule");

@@ -1,2 +1,133 @@
-// tests/test_trace_io.cpp
+// tests/test_trace_io.cpp — JSON round trip (exact), malformed input errors, Chrome trace shape.
 #include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include "core/emulator.h"
+#include "core/trace_io.h"
+#include "random_schedule.h"
+
+using namespace rl;
+
+namespace {
+
+bool same_events(const Trace& a, const Trace& b) {
+    if (a.events.size() != b.events.size()) return false;
+    return std::memcmp(a.events.data(), b.events.data(), a.events.size() * sizeof(Event)) == 0;
+}
+
+std::string error_of(const std::string& text) {
+    std::istringstream in(text);
+    try {
+        read_trace_json(in);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string eight_json() {
+    std::ostringstream out;
+    write_trace_json(out, emulate(Schedule{}));
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("JSON round trip is exact: events bit for bit, hazards, result and reference") {
+    std::mt19937_64 rng(99);
+    for (int i = 0; i < 60; ++i) {
+        Schedule s = testing::random_schedule(rng, 3000);
+        if (i % 3 == 0) s.bugs = uint16_t(Bug::UninitTail);
+        if (!validate(s).empty()) continue;
+        INFO(describe(s));
+        Trace t = emulate(s);
+        std::stringstream io;
+        write_trace_json(io, t);
+        Trace r = read_trace_json(io);
+        CHECK(same_events(t, r));
+        CHECK(r.hazards.size() == t.hazards.size());
+        CHECK(r.result_value == t.result_value);
+        CHECK(r.result_event == t.result_event);
+        CHECK(r.reference_value == t.reference_value);
+        CHECK(r.reference_exact == t.reference_exact);
+        CHECK(r.inputs == t.inputs);
+        CHECK(describe(r.schedule) == describe(t.schedule));
+        CHECK(analyze(r).span == analyze(t).span);
+    }
+}
+
+TEST_CASE("JSON carries the contract's fields") {
+    auto j = nlohmann::json::parse(eight_json());
+    CHECK(j["version"] == 1);
+    CHECK(j["schedule"]["op"] == "sum");
+    CHECK(j["inputs"].size() == 8);
+    CHECK(j["result"]["value"] == 36.0);
+    CHECK(j["result"]["reference"] == 36.0);
+    CHECK(j["analysis"]["work"] == 7);
+    CHECK(j["analysis"]["span"] == 3);
+    CHECK(j["analysis"]["serial_depth"] == 7);
+    CHECK(j["analysis"]["tree_depth"] == 3);
+    CHECK(j["hazards"].empty());
+    const auto& e = j["events"][0];
+    for (const char* key : {"kind", "step", "block", "warp", "lane", "value", "flags", "deps"}) CHECK(e.contains(key));
+    int shuffles = 0;
+    for (const auto& ev : j["events"])
+        if (ev["kind"] == "shuffle") {
+            ++shuffles;
+            CHECK(ev.contains("offset"));
+            CHECK(ev.contains("source_lane"));
+            CHECK(ev["mask"] == "0x000000ff");
+        }
+    CHECK(shuffles == 7);
+}
+
+TEST_CASE("malformed traces give a one-line error, never a crash") {
+    std::string good = eight_json();
+    CHECK(error_of(good).empty());
+    CHECK(error_of("").find("not valid JSON") != std::string::npos);
+    CHECK(error_of("{\"version\": 1").find("not valid JSON") != std::string::npos);
+    CHECK(error_of("[1,2]").find("must be an object") != std::string::npos);
+    CHECK(error_of("{}").find("no \"version\"") != std::string::npos);
+
+    auto mutate = [&](auto fn) {
+        auto j = nlohmann::ordered_json::parse(good);
+        fn(j);
+        return error_of(j.dump());
+    };
+    CHECK(mutate([](auto& j) { j["version"] = 7; }).find("unknown version 7") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["schedule"]["block"] = 5000; }).find("--block 5000") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["schedule"]["warp"] = "shfl-up"; }).find("--warp shfl-up") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["events"][3]["kind"] = "teleport"; }).find("unknown kind") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["events"][3]["deps"][0] = 100000; }).find("not an event index") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["events"][3]["lane"] = 40; }).find("at most 31") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["events"][3]["bits"] = "zz"; }).find("hex") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["events"][3].erase("step"); }).find("event 3 has no \"step\"") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["result"]["event"] = -1; }).find("result") != std::string::npos);
+    for (const std::string& msg : {mutate([](auto& j) { j["version"] = "one"; })}) CHECK(msg.find('\n') == std::string::npos);
+}
+
+TEST_CASE("Chrome trace: valid JSON, a track per warp, flow arrows for shuffles") {
+    Schedule s;
+    s.n = 100;
+    s.block = 64;
+    std::ostringstream out;
+    Trace t = emulate(s);
+    write_chrome_trace(out, t);
+    auto j = nlohmann::json::parse(out.str());
+    size_t x = 0, flows_start = 0, flows_end = 0, thread_names = 0;
+    for (const auto& e : j["traceEvents"]) {
+        std::string ph = e["ph"];
+        if (ph == "X") ++x;
+        if (ph == "s") ++flows_start;
+        if (ph == "f") ++flows_end;
+        if (ph == "M" && e["name"] == "thread_name") ++thread_names;
+    }
+    size_t shuffles = 0;
+    for (const Event& e : t.events) shuffles += e.kind == EventKind::Shuffle;
+    CHECK(x == t.events.size());
+    CHECK(flows_start == shuffles);
+    CHECK(flows_end == shuffles);
+    CHECK(thread_names == 2 + 2 + 1);  // blocks 0 and 1 with two warps each, the second launch with one
+}
