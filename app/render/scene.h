@@ -139,6 +139,8 @@ struct Scene {
     std::vector<SceneBox> boxes;
     std::vector<SceneArrow> arrows;
     std::vector<SceneText> texts;
+    std::vector<SceneBox> overlay_boxes;  // gutter and header: drawn last, not clipped to the lanes area
+    std::vector<SceneText> overlay_texts;
     uint64_t folded_events = 0;  // events drawn inside folded boxes (level of detail)
     // Lanes area (for clipping): x >= clip_x, y >= clip_y.
     float clip_x = 0, clip_y = 0;
