@@ -3,6 +3,9 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#ifdef RLAB_HAVE_RENDER
+#include "app/cli/render_command.h"
+#endif
 #include "core/emulator.h"
 
 int main(int argc, char** argv) {
@@ -30,6 +33,11 @@ int main(int argc, char** argv) {
     auto* import = app.add_subcommand("import", "validate a trace JSON file and print its summary");
     import->add_option("FILE", import_file, "trace JSON written by rlab trace --format json")->required();
 
+#ifdef RLAB_HAVE_RENDER
+    RenderArgs render_args;
+    auto* render = add_render_command(app, render_args);
+#endif
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -45,6 +53,9 @@ int main(int argc, char** argv) {
         if (*depth) return run_depth(depth_args);
         if (*check) return run_check(check_args);
         if (*import) return run_import(import_file);
+#ifdef RLAB_HAVE_RENDER
+        if (*render) return run_render(render_args);
+#endif
         return run_eight_threads();
     } catch (const rl::Error& e) {
         std::cerr << "rlab: " << e.what() << "\n";

@@ -1,0 +1,24 @@
+// app/cli/render_command.h — `rlab render`: the lab bench's canvas written to a PNG without a window.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+#include "app/cli/schedule_options.h"
+
+namespace rl::cli {
+
+struct RenderArgs {
+    ScheduleArgs schedule;
+    std::string backend = "auto";
+    std::string lesson;
+    int step = -1;               // -1: the last step (the finished reduction)
+    std::string png;
+    std::string size = "1280x720";
+    std::string theme = "dark";
+    float font_scale = 1.0f;
+    std::string dump_scene;
+};
+
+CLI::App* add_render_command(CLI::App& app, RenderArgs& args);
+int run_render(const RenderArgs& args);
+
+}  // namespace rl::cli

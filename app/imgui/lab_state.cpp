@@ -1,0 +1,97 @@
+// app/imgui/lab_state.cpp — runs schedules, keeps the cursor in range and the selection's cone current.
+#include "app/imgui/lab_state.h"
+
+#include <algorithm>
+#include <chrono>
+#include "core/emulator.h"
+
+namespace rl::lab {
+
+bool LabState::rerun() {
+    if (std::string err = validate(schedule); !err.empty()) {
+        error = err;
+        return false;
+    }
+    if (std::string err = check_traceable(schedule); !err.empty()) {
+        error = err;
+        return false;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        BackendRun run = run_backend(schedule, backend);
+        trace = std::move(run.trace);
+        backend_note = run.note;
+    } catch (const std::exception& e) {
+        error = e.what();
+        return false;
+    }
+    layout = render::build_layout(trace);
+    analysis = analyze(trace);
+    run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    error.clear();
+    cursor.step = std::min(cursor.step, last());
+    selected = kNoEvent;
+    cone.clear();
+    cone_size = 0;
+    view_fitted = false;
+    return true;
+}
+
+void LabState::select(uint32_t event) {
+    selected = event;
+    cone.clear();
+    cone_size = 0;
+    if (event == kNoEvent || event >= trace.events.size()) {
+        selected = kNoEvent;
+        return;
+    }
+    cone.assign(trace.events.size(), 0);
+    for (uint32_t e : dependency_cone(trace, event)) cone[e] = 1;
+    cone_size = uint64_t(std::count(cone.begin(), cone.end(), uint8_t(1)));
+}
+
+void LabState::set_step(int step, float t) {
+    cursor.step = std::clamp(step, 0, last());
+    cursor.t = t;
+}
+
+void LabState::step_forward() {
+    playing = false;
+    if (cursor.t < 1.0f) cursor.t = 1.0f;
+    else set_step(cursor.step + 1);
+}
+
+void LabState::step_back() {
+    playing = false;
+    set_step(cursor.t < 1.0f ? cursor.step - 1 : cursor.step - 1);
+}
+
+void LabState::jump_next_hazard() {
+    playing = false;
+    const int s = render::next_hazard_step(layout, cursor.step);
+    if (s < 0) return;
+    set_step(s);
+    select(render::first_hazard_event(trace, layout, s));
+}
+
+void LabState::advance(float dt) {
+    if (!playing) return;
+    cursor.t += dt * speed;
+    while (cursor.t >= 1.0f) {
+        if (cursor.step >= last()) {
+            cursor.t = 1.0f;
+            playing = false;
+            return;
+        }
+        // A short hold on each finished row, then the next row's values start travelling.
+        cursor.step += 1;
+        cursor.t -= 1.0f;
+    }
+}
+
+std::string LabState::backend_line() const {
+    if (trace.backend == Backend::Cuda) return "CUDA: " + trace.device;
+    return trace.device.empty() ? "CPU SIMT emulator" : trace.device;
+}
+
+}  // namespace rl::lab

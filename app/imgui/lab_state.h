@@ -1,0 +1,61 @@
+// app/imgui/lab_state.h — everything the lab bench shows, in one place the panels read and change.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "app/backend/backend.h"
+#include "app/imgui/timings.h"
+#include "app/render/scene.h"
+#include "core/analysis.h"
+#include "core/trace.h"
+
+namespace rl::lab {
+
+struct Rect {
+    float x = 0, y = 0, w = 0, h = 0;
+};
+
+struct LabState {
+    // What runs.
+    Schedule schedule;
+    BackendChoice backend = BackendChoice::Auto;
+    std::string backend_note;     // e.g. "no usable GPU (...): using the CPU emulator"
+    std::string error;            // last bad configuration, shown in the config panel
+    Trace trace;
+    render::Layout layout;
+    Analysis analysis;
+    double run_ms = 0;            // how long the last run took (emulator or GPU, plus analysis)
+
+    // What is seen.
+    render::Cursor cursor;
+    render::View view;
+    bool view_fitted = false;     // fit the view to the canvas on the next frame
+    bool playing = false;
+    float speed = 1.0f;           // steps per second
+    uint32_t selected = kNoEvent;
+    std::vector<uint8_t> cone;    // 1 per event in the selected event's dependency cone
+    uint64_t cone_size = 0;
+    bool dark = true;
+    float font_scale = 1.0f;
+    bool font_dirty = true;
+    Rect canvas;                  // where the canvas is in the window this frame
+    std::string zoom = "fit";     // start view: fit | lane
+
+    Timings timings;
+    render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
+
+    uint32_t pending_pick(float x, float y) const { return render::pick(last_scene, x, y); }
+
+    // Runs the current schedule on the backend; on bad input keeps the old trace and sets `error`.
+    bool rerun();
+    void select(uint32_t event);
+    void set_step(int step, float t = 1.0f);
+    void step_forward();
+    void step_back();
+    void jump_next_hazard();
+    void advance(float dt);       // playback
+    int last() const { return render::last_step(layout); }
+    std::string backend_line() const;  // "CPU SIMT emulator" or "CUDA: NVIDIA H200"
+};
+
+}  // namespace rl::lab

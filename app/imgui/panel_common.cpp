@@ -1,0 +1,54 @@
+// app/imgui/panel_common.cpp — fixed panel placement and the keyboard shortcuts shared by every panel.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/imgui/panels.h"
+
+namespace rl::lab {
+
+bool begin_fixed(const char* name, const Rect& r, int extra_flags) {
+    ImGui::SetNextWindowPos(ImVec2(r.x, r.y));
+    ImGui::SetNextWindowSize(ImVec2(r.w, r.h));
+    return ImGui::Begin(name, nullptr,
+                        ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                            ImGuiWindowFlags_NoSavedSettings | extra_flags);
+}
+
+void handle_shortcuts(LabState& s) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput) return;
+    const bool ctrl = io.KeyCtrl;
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))) {
+        s.font_scale = std::min(3.0f, s.font_scale + 0.25f);
+        s.font_dirty = true;
+        s.view_fitted = false;
+    }
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))) {
+        s.font_scale = std::max(0.75f, s.font_scale - 0.25f);
+        s.font_dirty = true;
+        s.view_fitted = false;
+    }
+    if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_0)) {
+        s.font_scale = 1.0f;
+        s.font_dirty = true;
+        s.view_fitted = false;
+    }
+    if (ctrl) return;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) {
+        if (!s.playing && s.cursor.step >= s.last() && s.cursor.t >= 1.0f) s.set_step(0);  // replay from the start
+        s.playing = !s.playing;
+    }
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) s.step_forward();
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) s.step_back();
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) s.playing = false, s.set_step(0);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) s.playing = false, s.set_step(s.last());
+    if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) s.jump_next_hazard();
+    if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) s.view_fitted = false;
+    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) s.select(kNoEvent);
+}
+
+}  // namespace rl::lab

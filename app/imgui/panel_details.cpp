@@ -1,0 +1,69 @@
+// app/imgui/panel_details.cpp — the clicked event: kind, position, operands, value, flags, time, cone, hazards.
+#include <imgui.h>
+
+#include "app/imgui/panels.h"
+
+namespace rl::lab {
+namespace {
+
+std::string where(const Trace& t, const Event& e) {
+    std::string b = e.block == t.grid && t.finisher_block == t.grid ? "second launch" : "block " + std::to_string(e.block);
+    return b + ", warp " + std::to_string(e.warp()) + ", lane " + std::to_string(e.lane()) + " (thread " +
+           std::to_string(e.thread) + "), step " + std::to_string(e.step);
+}
+
+}  // namespace
+
+void details_panel(LabState& s, const Rect& r) {
+    if (!begin_fixed("Event", r)) return ImGui::End();
+    const Trace& t = s.trace;
+    if (s.selected == kNoEvent || s.selected >= t.events.size()) {
+        ImGui::TextWrapped("Click a box to see its event and the dependency cone: every input that flows into it.");
+        ImGui::Spacing();
+        ImGui::TextDisabled("Keys: space play/pause, arrows step, Home/End, H next hazard, F fit, wheel zoom, drag pan, "
+                            "Ctrl +/- text size, Esc clear.");
+        ImGui::End();
+        return;
+    }
+    const Event& e = t.events[s.selected];
+    const Op op = t.schedule.op;
+    const DType ty = t.schedule.type;
+    ImGui::Text("#%u  %s", s.selected, std::string(to_string(e.kind)).c_str());
+    ImGui::TextWrapped("%s", where(t, e).c_str());
+    ImGui::Text("value  %s", format_value(op, ty, e.value, e.flags).c_str());
+    if (e.flags) ImGui::Text("flags  %s", format_flags(e.flags).c_str());
+    if (e.kind == EventKind::Shuffle)
+        ImGui::Text("offset %u from lane %u, mask 0x%08x", e.shuffle_offset(), e.source_lane(), e.aux);
+    if (e.kind == EventKind::Load) ImGui::Text("element %u (item %u)", e.aux, e.detail);
+    if (e.kind == EventKind::SharedStore || e.kind == EventKind::SharedLoad) ImGui::Text("shared slot %u", e.detail);
+    for (int k = 0; k < 2; ++k) {
+        if (e.dep[k] == kNoEvent) continue;
+        const Event& d = t.events[e.dep[k]];
+        ImGui::PushID(k);
+        if (ImGui::SmallButton("go")) s.select(e.dep[k]);
+        ImGui::PopID();
+        ImGui::SameLine();
+        ImGui::TextWrapped("operand %d: #%u %s = %s (lane %u, step %u)", k, e.dep[k], std::string(to_string(d.kind)).c_str(),
+                           format_value(op, ty, d.value, d.flags).c_str(), d.thread, d.step);
+    }
+    if (!t.times.empty() && s.selected < t.times.size()) {
+        const EventTime& tm = t.times[s.selected];
+        ImGui::Text("time   %llu ns (globaltimer), clock %llu, SM %u", (unsigned long long)tm.globaltimer_ns,
+                    (unsigned long long)tm.clock, tm.sm);
+    } else {
+        ImGui::TextDisabled("time   (emulator trace: no timestamps)");
+    }
+    ImGui::Text("cone   %llu events flow into this value", (unsigned long long)s.cone_size);
+    for (const Hazard& h : t.hazards) {
+        if (h.event != s.selected) continue;
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.94f, 0.89f, 0.26f, 1.0f));
+        ImGui::TextWrapped("[%s] %s", std::string(to_string(h.kind)).c_str(), h.what.c_str());
+        ImGui::PopStyleColor();
+        ImGui::TextDisabled("rule:");
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s", std::string(rule_of(h.kind)).c_str());
+    }
+    ImGui::End();
+}
+
+}  // namespace rl::lab

@@ -1,0 +1,20 @@
+// app/imgui/panels.h — the lab bench's panels, one file each; each draws into the rectangle it is given.
+#pragma once
+#include "app/imgui/lab_state.h"
+
+namespace rl::lab {
+
+// The canvas window is transparent: the renderer draws the scene under it; this handles zoom, pan and clicks.
+void canvas_panel(LabState& s, const Rect& r);
+void config_panel(LabState& s, const Rect& r);
+void details_panel(LabState& s, const Rect& r);
+void depth_panel(LabState& s, const Rect& r);
+void timings_panel(LabState& s, const Rect& r);
+void transport_panel(LabState& s, const Rect& r);
+// Keys that work everywhere unless a text field has focus: space, arrows, Home/End, H, F, Ctrl +/-.
+void handle_shortcuts(LabState& s);
+
+// Fixed window placement shared by the panels (no docking in ImGui 1.86).
+bool begin_fixed(const char* name, const Rect& r, int extra_flags = 0);
+
+}  // namespace rl::lab
