@@ -8,6 +8,7 @@
 #include "core/ops.h"
 
 using namespace rl;
+__extension__ typedef __int128 int128;
 
 namespace {
 
@@ -89,12 +90,12 @@ TEST_CASE("exact sum: equals integer arithmetic on values built from scaled inte
     for (int trial = 0; trial < 200; ++trial) {
         // x_i = m_i * 2^e_i with e_i in [-60, 60]: their exact sum as a 128-bit integer scaled by 2^-60
         std::vector<double> xs;
-        __int128 exact = 0;
+        int128 exact = 0;
         for (int i = 0; i < 50; ++i) {
             int64_t m = int64_t(rng() % (1ull << 40)) - (1ll << 39);
             int e = int(rng() % 41) - 20;
             xs.push_back(std::ldexp(double(m), e));
-            exact += __int128(m) << (e + 20);
+            exact += int128(m) << (e + 20);
         }
         double expected = std::ldexp(double(exact), -20);  // one rounding of the exact integer
         CHECK(exact_sum(xs) == expected);

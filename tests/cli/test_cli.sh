@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# tests/cli/test_cli.sh — rlab's command-line contract: outputs, exit codes 0/1/2, one-line errors.
+set -u
+RLAB="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+expect() {  # expect CODE DESCRIPTION -- command...
+    local code=$1 what=$2; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" -ne "$code" ]; then
+        echo "FAIL: $what: exit $got, expected $code"; sed 's/^/  | /' "$tmp/err" | head -5; fails=$((fails + 1))
+    fi
+}
+contains() {  # contains FILE PATTERN DESCRIPTION
+    grep -q -- "$2" "$tmp/$1" || { echo "FAIL: $3: no '$2' in $1"; head -5 "$tmp/$1" | sed 's/^/  | /'; fails=$((fails + 1)); }
+}
+one_line_error() {
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "FAIL: $1: stderr is not one line"; cat "$tmp/err"; fails=$((fails + 1)); }
+}
+
+expect 0 "no command shows the eight-thread example" -- "$RLAB"
+contains out "shfl_down offset 4" "eight threads board"
+contains out "result    36" "eight threads result"
+
+expect 0 "trace text" -- "$RLAB" trace --backend cpu --n 8 --block 8
+contains out "verdict   exact" "trace text verdict"
+expect 0 "trace json to a file" -- "$RLAB" trace --backend cpu --n 100 --block 64 --format json -o "$tmp/t.json"
+expect 0 "import reads it back" -- "$RLAB" import "$tmp/t.json"
+contains out "valid trace, version 1" "import summary"
+expect 0 "chrome trace" -- "$RLAB" trace --backend cpu --n 100 --block 64 --format chrome -o "$tmp/c.json"
+python3 -c "import json,sys; d=json.load(open('$tmp/c.json')); assert any(e['ph']=='s' for e in d['traceEvents'])" \
+    || { echo "FAIL: chrome trace is not JSON with flows"; fails=$((fails + 1)); }
+
+expect 0 "depth table" -- "$RLAB" depth --backend cpu --n 8 --block 8
+contains out "serial chain" "depth: serial row"
+contains out "ideal tree" "depth: tree row"
+
+expect 0 "check a correct schedule" -- "$RLAB" check --backend cpu --n 1000 --block 256
+contains out "no hazards" "check clean"
+expect 1 "check finds the missing barrier" -- "$RLAB" check --backend cpu --n 256 --block 128 --bug missing-barrier
+contains out "shared-memory-race" "check names the hazard"
+contains out "rule:" "check states the rule"
+expect 1 "check finds the order violation" -- "$RLAB" check --backend cpu --n 64 --block 32 --op witness --warp shfl-down
+
+expect 2 "block out of range" -- "$RLAB" trace --block 2000
+one_line_error "block out of range"
+contains err "--block 2000" "error names the field and value"
+expect 2 "unknown warp stage" -- "$RLAB" depth --warp shfl-up
+contains err "shfl-down|shfl-down-asc" "error lists what is allowed"
+expect 2 "bad VALUES" -- "$RLAB" trace --input 1,2,x
+one_line_error "bad VALUES"
+expect 2 "n does not match VALUES" -- "$RLAB" trace --n 5 --input 1,2,3
+expect 2 "unknown flag" -- "$RLAB" trace --frobnicate
+expect 2 "unknown backend" -- "$RLAB" trace --backend tpu
+expect 2 "bad format" -- "$RLAB" trace --format xml
+expect 2 "bug that cannot apply" -- "$RLAB" check --bug missing-barrier --block 32
+contains err "more than one warp" "bug refusal says why"
+expect 2 "missing file" -- "$RLAB" import "$tmp/none.json"
+echo '{"version": 99}' >"$tmp/v.json"
+expect 2 "unknown version" -- "$RLAB" import "$tmp/v.json"
+contains err "unknown version 99" "version error"
+printf '{"version": 1, "schedule": ' >"$tmp/trunc.json"
+expect 2 "truncated JSON" -- "$RLAB" import "$tmp/trunc.json"
+one_line_error "truncated JSON"
+expect 2 "trace too large is refused up front" -- "$RLAB" trace --n 4294967295 --block 1024 --items 4
+contains err "GB" "size estimate in the refusal"
+expect 2 "unwritable output" -- "$RLAB" trace -o /nonexistent/dir/t.json
+expect 0 "help" -- "$RLAB" trace --help
+contains out "--grid-stage" "help lists schedule flags"
+
+if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
+echo "all rlab command-line checks passed"
