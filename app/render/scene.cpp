@@ -100,8 +100,8 @@ Layout build_layout(const Trace& t) {
         Row& r = l.rows[e.step];
         l.event_row[i] = e.step;
         kinds[e.step] |= 1u << unsigned(e.kind);
-        if (e.flags & kHazard) r.has_hazard = true;
         const uint32_t col = uint32_t(l.column(e.block, e.thread));
+        if (e.flags & kHazard) r.has_hazard = true, r.hazard_cols.push_back(col);
         if (carries_value(e.kind)) r.cells.push_back({col, i});
         if (e.kind == EventKind::Shuffle) {
             if (first_shuffle[e.step] == kNoEvent) {
@@ -166,11 +166,17 @@ Layout build_layout(const Trace& t) {
     for (const Hazard& h : t.hazards)
         if (h.event < t.events.size()) {
             const uint32_t row = l.event_row[h.event];
+            const Event& e = t.events[h.event];
+            l.rows[row].hazard_cols.push_back(uint32_t(l.column(e.block, e.thread)));
             if (!l.rows[row].has_hazard) {
                 l.rows[row].has_hazard = true;
                 l.hazard_rows.push_back(row);
             }
         }
+    for (Row& r : l.rows) {
+        std::sort(r.hazard_cols.begin(), r.hazard_cols.end());
+        r.hazard_cols.erase(std::unique(r.hazard_cols.begin(), r.hazard_cols.end()), r.hazard_cols.end());
+    }
     std::sort(l.hazard_rows.begin(), l.hazard_rows.end());
     return l;
 }
@@ -254,7 +260,8 @@ struct Builder {
         return float(str.size()) * kCharW * size <= w - 4.0f;
     }
 
-    void value_box(const Event& e, uint32_t ev, float x, float y, float w, float h, float alpha, BoxRole role) {
+    void value_box(const Event& e, uint32_t ev, float x, float y, float w, float h, float alpha, BoxRole role,
+                   bool hazard = false) {
         SceneBox b{x, y, w, h, P.value, P.value, 1.5f, std::min(6.0f, w * 0.15f), Pattern::Solid, role, 1, ev, 1};
         Color txt = P.value_text;
         if (e.kind == EventKind::SharedStore || e.kind == EventKind::SharedLoad) b.fill = b.edge = P.store;
@@ -293,7 +300,7 @@ struct Builder {
             while (!fit_label(label, w, sz) && sz > 8.0f) sz -= 1.0f;
             if (fit_label(label, w, sz)) text(x + w * 0.5f, y + h * 0.5f, sz, txt, label, Align::Center, ev);
         }
-        if ((e.flags & kHazard) && w >= 10.0f) {
+        if ((hazard || (e.flags & kHazard)) && w >= 10.0f) {
             const float bs = std::clamp(h * 0.42f, 8.0f, 18.0f * fs);
             s.boxes.push_back({x + w - bs * 0.6f, y - bs * 0.4f, bs, bs, P.hazard, rgb(0x000000, alpha), 1.5f, bs * 0.5f,
                                Pattern::Solid, BoxRole::Badge, 1, ev, 1});
@@ -365,7 +372,8 @@ struct Builder {
             for (size_t k = i0; k < r.cells.size() && r.cells[k].col <= c_hi; ++k) {
                 const uint32_t ev = r.cells[k].event;
                 const float x = col_x(r.cells[k].col) + pad;
-                value_box(t.events[ev], ev, x, by, float(v.px_per_col) - 2 * pad, bh, alpha, BoxRole::Value);
+                const bool hz = std::binary_search(r.hazard_cols.begin(), r.hazard_cols.end(), r.cells[k].col);
+                value_box(t.events[ev], ev, x, by, float(v.px_per_col) - 2 * pad, bh, alpha, BoxRole::Value, hz);
             }
         } else if (alpha > 0.0f) {
             fold_cells(r, by, bh, alpha);

@@ -64,6 +64,7 @@ struct Row {
     uint32_t max_arrow_span = 0;
     std::vector<Mark> marks;
     std::vector<uint32_t> mask_events;  // one shuffle per (block, warp) in this row: its mask is drawn
+    std::vector<uint32_t> hazard_cols;  // columns with a hazard at this step (sorted): their boxes get a badge
 };
 struct Layout {
     uint32_t threads = 1;      // columns per block (threads of the widest block)

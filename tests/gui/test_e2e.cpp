@@ -1,0 +1,87 @@
+// tests/gui/test_e2e.cpp — launches reduction-lab and rlab render, steps to the end of the eight-thread example,
+// and checks the screenshots and the dumped scene.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include "app/render/offscreen.h"
+#include "app/render/scene.h"
+
+namespace {
+
+int run(const std::string& cmd) {
+    const int rc = std::system((cmd + " 2>/dev/null").c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+int count_colour(const std::vector<uint8_t>& px, uint32_t hex) {
+    int n = 0;
+    for (size_t i = 0; i + 3 < px.size(); i += 4)
+        n += px[i] == ((hex >> 16) & 0xff) && px[i + 1] == ((hex >> 8) & 0xff) && px[i + 2] == (hex & 0xff);
+    return n;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+size_t count_of(const std::string& s, const std::string& what) {
+    size_t n = 0;
+    for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: reduction-lab steps to the end of the eight-thread example and saves a screenshot") {
+    const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-eight.png";
+    const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-eight.json";
+    std::remove(png.c_str());
+    const std::string cmd = std::string(RLAB_LAB_EXE) + " --backend cpu --step 4 --size 1280x720 --frames 3 --quit" +
+                            " --screenshot " + png + " --dump-scene " + json;
+    REQUIRE(run(cmd) == 0);
+    int w = 0, h = 0;
+    std::vector<uint8_t> px;
+    REQUIRE(rl::render::read_png(png, w, h, px));
+    CHECK(w == 1280);
+    CHECK(h == 720);
+    // Fifteen blue value boxes and the green final store, each well over 1000 pixels.
+    CHECK(count_colour(px, 0x0072b2) > 15 * 1000);
+    CHECK(count_colour(px, 0x009e73) > 1000);
+    CHECK(count_colour(px, 0xd55e00) == 0);  // nothing undefined here
+    const std::string scene = slurp(json);
+    CHECK(count_of(scene, "\"role\":\"value\"") == 16);
+    CHECK(count_of(scene, "\"text\":\"36\"") == 2);
+    CHECK(count_of(scene, "\"offset\":4") == 4);
+}
+
+TEST_CASE("e2e: a bug run shows undefined values, and bad input exits 2") {
+    const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-bug.png";
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --n 40 --block 40 --bug full-mask-partial-warp --step 14 --quit --screenshot " +
+                png) == 0);
+    int w = 0, h = 0;
+    std::vector<uint8_t> px;
+    REQUIRE(rl::render::read_png(png, w, h, px));
+    CHECK(count_colour(px, 0xd55e00) > 500);
+    CHECK(run(std::string(RLAB_LAB_EXE) + " --block 2000 --quit") == 2);
+    CHECK(run(std::string(RLAB_LAB_EXE) + " --lesson eight-threads --quit") == 2);
+}
+
+TEST_CASE("e2e: rlab render writes the canvas as a PNG without a window") {
+    const std::string png = std::string(RLAB_TEST_TMP) + "/render-eight.png";
+    std::remove(png.c_str());
+    REQUIRE(run(std::string(RLAB_CLI_EXE) + " render --backend cpu --step 4 --size 800x500 --png " + png) == 0);
+    int w = 0, h = 0;
+    std::vector<uint8_t> px;
+    REQUIRE(rl::render::read_png(png, w, h, px));
+    CHECK(w == 800);
+    CHECK(h == 500);
+    CHECK(count_colour(px, 0x0072b2) > 15 * 500);
+    CHECK(count_colour(px, 0x009e73) > 500);
+    CHECK(run(std::string(RLAB_CLI_EXE) + " render --size 12 --png " + png) == 2);
+}

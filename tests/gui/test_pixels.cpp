@@ -1,0 +1,150 @@
+// tests/gui/test_pixels.cpp — drawn pixels match the scene: boxes where it says, in its colours and patterns.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include "app/render/offscreen.h"
+#include "app/render/renderer.h"
+#include "app/render/scene.h"
+#include "core/emulator.h"
+
+using namespace rl;
+using namespace rl::render;
+
+namespace {
+
+struct Image {
+    int w = 0, h = 0;
+    std::vector<uint8_t> px;
+    Color at(float x, float y) const {
+        const int xi = int(x), yi = int(y);
+        const uint8_t* p = &px[(size_t(yi) * size_t(w) + size_t(xi)) * 4];
+        return {p[0] / 255.0f, p[1] / 255.0f, p[2] / 255.0f, p[3] / 255.0f};
+    }
+};
+
+bool near(const Color& a, const Color& b, float tol = 3.0f / 255.0f) {
+    return std::fabs(a.r - b.r) <= tol && std::fabs(a.g - b.g) <= tol && std::fabs(a.b - b.b) <= tol;
+}
+
+Offscreen& context() {
+    static Offscreen off;
+    static bool ok = [] {
+        std::string err;
+        const bool created = off.create(1000, 640, &err);
+        if (!created) MESSAGE(err);
+        return created;
+    }();
+    REQUIRE(ok);
+    return off;
+}
+
+Image draw(const Scene& s) {
+    Image img;
+    img.w = int(s.width);
+    img.h = int(s.height);
+    img.px = context().render(s);
+    REQUIRE(img.px.size() == size_t(img.w) * size_t(img.h) * 4);
+    return img;
+}
+
+Trace run(std::initializer_list<std::pair<const char*, const char*>> fields) {
+    Schedule s;
+    for (auto [k, v] : fields) REQUIRE(set_field(s, k, v) == "");
+    REQUIRE(validate(s) == "");
+    return emulate(s);
+}
+
+}  // namespace
+
+TEST_CASE("pixels: value boxes are drawn where the scene puts them, in the value colour") {
+    const Trace t = emulate(Schedule{});
+    const Layout l = build_layout(t);
+    const View v = fit_view(l, 1000, 640);
+    const Scene s = build_scene(t, l, Cursor{4, 1.0f}, v);
+    const Image img = draw(s);
+    const Palette& P = palette(true);
+    int checked = 0;
+    for (const SceneBox& b : s.boxes) {
+        if (b.role != BoxRole::Value) continue;
+        // Left of the centred label, inside the border: pure fill.
+        CHECK(near(img.at(b.x + 5, b.y + b.h * 0.5f), b.fill));
+        ++checked;
+    }
+    CHECK(checked == 16);
+    // The final store is green, the loads blue.
+    for (const SceneBox& b : s.boxes)
+        if (b.role == BoxRole::Value && b.event == t.result_event) CHECK(near(img.at(b.x + 5, b.y + b.h * 0.5f), P.partial));
+    // Lane 7 after step 1 holds no value: background (and no box).
+    const float x7 = float(v.gutter() + (7.5 - v.x0) * v.px_per_col), y1 = v.header() + 1.55f * v.row_h;
+    CHECK(near(img.at(x7, y1), P.background));
+    // The label "36" puts light pixels in the middle of its box.
+    for (const SceneBox& b : s.boxes) {
+        if (b.role != BoxRole::Value || b.event != t.result_event) continue;
+        int light = 0;
+        for (float x = b.x + b.w * 0.3f; x < b.x + b.w * 0.7f; x += 1)
+            light += img.at(x, b.y + b.h * 0.5f).g > 0.9f;
+        CHECK(light > 2);
+    }
+}
+
+TEST_CASE("pixels: undefined values are hatched, identity lanes hollow, in the light theme too") {
+    for (bool dark : {true, false}) {
+        CAPTURE(dark);
+        const Trace t = run({{"n", "6"}, {"block", "8"}, {"bug", "uninit-tail"}});
+        const Layout l = build_layout(t);
+        View v = fit_view(l, 1000, 640);
+        v.dark = dark;
+        const Scene s = build_scene(t, l, Cursor{0, 1.0f}, v);
+        const Image img = draw(s);
+        const Palette& P = palette(dark);
+        CHECK(near(img.at(v.width - 3, v.height - 3), P.background));
+        int hatched = 0;
+        for (const SceneBox& b : s.boxes) {
+            if (b.role != BoxRole::Value || b.pattern != Pattern::Hatched) continue;
+            // Along a row of the box both the stripe colour and the darker stripe appear.
+            int full = 0, dim = 0;
+            for (float x = b.x + 4; x < b.x + b.w - 4; x += 1) {
+                const Color c = img.at(x, b.y + 6);
+                full += near(c, P.undefined, 4.0f / 255);
+                dim += c.r < P.undefined.r - 0.2f;
+            }
+            CHECK(full > 3);
+            CHECK(dim > 3);
+            ++hatched;
+        }
+        CHECK(hatched == 2);
+    }
+    const Trace t = run({{"n", "6"}, {"block", "8"}});
+    const Layout l = build_layout(t);
+    const Scene s = build_scene(t, l, Cursor{0, 1.0f}, fit_view(l, 1000, 640));
+    const Image img = draw(s);
+    const Palette& P = palette(true);
+    for (const SceneBox& b : s.boxes) {
+        if (b.role != BoxRole::Value || b.pattern != Pattern::Dashed) continue;
+        CHECK(near(img.at(b.x + 6, b.y + b.h * 0.5f), P.background));  // hollow inside
+        int edge = 0, gap = 0;
+        for (float x = b.x + 8; x < b.x + b.w - 8; x += 1) {
+            const Color c = img.at(x, b.y + 1.2f);  // inside the 2-pixel border
+            edge += near(c, P.identity_edge, 24.0f / 255);
+            gap += near(c, P.background, 24.0f / 255);
+        }
+        CHECK(edge > 3);  // dashes
+        CHECK(gap > 3);   // and gaps between them
+    }
+}
+
+TEST_CASE("pixels: shuffle arrows are drawn in the arrow colour between the rows") {
+    const Trace t = emulate(Schedule{});
+    const Layout l = build_layout(t);
+    const Scene s = build_scene(t, l, Cursor{1, 1.0f}, fit_view(l, 1000, 640));
+    const Image img = draw(s);
+    const Palette& P = palette(true);
+    REQUIRE(s.arrows.size() == 4);
+    for (const SceneArrow& a : s.arrows) {
+        // A point a third of the way along the shaft.
+        const float x = a.x0 + (a.x1 - a.x0) * 0.3f, y = a.y0 + (a.y1 - a.y0) * 0.3f;
+        bool found = false;
+        for (int dy = -1; dy <= 1 && !found; ++dy) found = near(img.at(x, y + float(dy)), P.arrow, 40.0f / 255);
+        CHECK(found);
+    }
+}

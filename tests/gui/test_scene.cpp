@@ -1,0 +1,245 @@
+// tests/gui/test_scene.cpp — the scene (boxes, arrows, labels) as a pure function of trace, cursor and view.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+#include "app/render/scene.h"
+#include "core/analysis.h"
+#include "core/emulator.h"
+
+using namespace rl;
+using namespace rl::render;
+
+namespace {
+
+Trace run(std::initializer_list<std::pair<const char*, const char*>> fields) {
+    Schedule s;
+    for (auto [k, v] : fields) REQUIRE(set_field(s, k, v) == "");
+    if (s.input.kind == InputKind::Values) s.n = s.input.values.size();
+    REQUIRE(validate(s) == "");
+    return emulate(s);
+}
+
+std::vector<const SceneBox*> boxes_of(const Scene& s, BoxRole role) {
+    std::vector<const SceneBox*> out;
+    for (const SceneBox& b : s.boxes)
+        if (b.role == role) out.push_back(&b);
+    return out;
+}
+
+bool has_text(const std::vector<SceneText>& v, const std::string& t) {
+    return std::any_of(v.begin(), v.end(), [&](const SceneText& x) { return x.text == t; });
+}
+
+// The text drawn inside a box (centred in it), or "" when none.
+std::string text_in(const Scene& s, const SceneBox& b) {
+    for (const SceneText& t : s.texts)
+        if (t.x > b.x && t.x < b.x + b.w && t.y > b.y && t.y < b.y + b.h && t.event == b.event) return t.text;
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("scene: the eight-thread example has the expected boxes, arrows and labels at each step") {
+    const Trace t = emulate(Schedule{});
+    const Layout l = build_layout(t);
+    REQUIRE(l.rows.size() == 5);
+    const View v = fit_view(l, 1000, 640);
+    // Boxes visible after each step: 8 loads, then 4, 2, 1 combines, then the final store.
+    const size_t expect_boxes[5] = {8, 12, 14, 15, 16};
+    const size_t expect_arrows[5] = {0, 4, 6, 7, 7};
+    for (int step = 0; step < 5; ++step) {
+        CAPTURE(step);
+        const Scene s = build_scene(t, l, Cursor{step, 1.0f}, v);
+        CHECK(boxes_of(s, BoxRole::Value).size() == expect_boxes[step]);
+        CHECK(s.arrows.size() == expect_arrows[step]);
+        CHECK(boxes_of(s, BoxRole::Travelling).empty());
+        // Every row is labelled in the gutter, future ones too (dimmed), so the plan is visible.
+        CHECK(has_text(s.overlay_texts, "load, accumulate"));
+        CHECK(has_text(s.overlay_texts, "shfl_down offset 4"));
+        CHECK(has_text(s.overlay_texts, "final store"));
+    }
+    const Scene s1 = build_scene(t, l, Cursor{1, 1.0f}, v);
+    std::multiset<std::string> row1;
+    for (const SceneBox* b : boxes_of(s1, BoxRole::Value))
+        if (t.events[b->event].step == 1) row1.insert(text_in(s1, *b));
+    CHECK(row1 == std::multiset<std::string>{"6", "8", "10", "12"});
+    // Shuffle arrows go from lane i+4 down to lane i, and each says its offset.
+    for (const SceneArrow& a : s1.arrows) {
+        const Event& e = t.events[a.event];
+        REQUIRE(e.kind == EventKind::Shuffle);
+        CHECK(a.offset == 4);
+        CHECK(e.source_lane() == e.lane() + 4);
+        CHECK(a.x0 > a.x1);  // source to the right of the destination
+        CHECK(a.y0 < a.y1);  // from the row above
+    }
+    CHECK(std::count_if(s1.texts.begin(), s1.texts.end(), [](const SceneText& x) { return x.text == "+4"; }) == 4);
+    const Scene s4 = build_scene(t, l, Cursor{4, 1.0f}, v);
+    int thirty_six = 0;
+    for (const SceneBox* b : boxes_of(s4, BoxRole::Value)) thirty_six += text_in(s4, *b) == "36";
+    CHECK(thirty_six == 2);  // the last combine and the final store
+    CHECK(std::count_if(s4.texts.begin(), s4.texts.end(), [](const SceneText& x) { return x.text == "+1"; }) == 1);
+}
+
+TEST_CASE("scene: boxes sit in their lane's column and their step's row") {
+    const Trace t = emulate(Schedule{});
+    const Layout l = build_layout(t);
+    const View v = fit_view(l, 1000, 640);
+    const Scene s = build_scene(t, l, Cursor{4, 1.0f}, v);
+    for (const SceneBox* b : boxes_of(s, BoxRole::Value)) {
+        const Event& e = t.events[b->event];
+        const float cx = b->x + b->w * 0.5f, cy = b->y + b->h * 0.5f;
+        const float col = float((cx - v.gutter()) / v.px_per_col + v.x0);
+        const float row = (cy - v.header() + v.y0) / v.row_h;
+        CHECK(int(col) == int(e.thread));
+        CHECK(int(row) == int(e.step));
+    }
+}
+
+TEST_CASE("scene: while a step plays, values travel along their arrows before the results appear") {
+    const Trace t = emulate(Schedule{});
+    const Layout l = build_layout(t);
+    const View v = fit_view(l, 1000, 640);
+    const Scene s = build_scene(t, l, Cursor{1, 0.3f}, v);
+    const auto travelling = boxes_of(s, BoxRole::Travelling);
+    REQUIRE(travelling.size() == 4);
+    for (const SceneBox* b : travelling) {
+        const SceneArrow* a = nullptr;
+        for (const SceneArrow& x : s.arrows)
+            if (x.event == b->event) a = &x;
+        REQUIRE(a);
+        const float cx = b->x + b->w * 0.5f;
+        CHECK(cx < a->x0);
+        CHECK(cx > a->x1);
+    }
+    // The combined values of step 1 are not there yet.
+    for (const SceneBox* b : boxes_of(s, BoxRole::Value)) CHECK(t.events[b->event].step == 0);
+}
+
+TEST_CASE("scene: an undefined value is marked by pattern and text, not by colour alone") {
+    const Trace t = run({{"n", "40"}, {"block", "40"}, {"bug", "full-mask-partial-warp"}});
+    const Layout l = build_layout(t);
+    const View v = fit_view(l, 1400, 900);
+    const Scene s = build_scene(t, l, Cursor{render::last_step(l), 1.0f}, v);
+    int undefined = 0, defined = 0;
+    for (const SceneBox* b : boxes_of(s, BoxRole::Value)) {
+        const bool undef = t.events[b->event].flags & kUndefined;
+        CHECK((b->pattern == Pattern::Hatched) == undef);
+        if (undef) {
+            ++undefined;
+            const std::string txt = text_in(s, *b);
+            CHECK((txt == "?" || txt.empty()));
+        } else {
+            ++defined;
+        }
+    }
+    CHECK(undefined > 0);
+    CHECK(defined > 0);
+    CHECK_FALSE(boxes_of(s, BoxRole::Badge).empty());  // hazards carry a "!" badge
+    CHECK(has_text(s.overlay_texts, "!"));             // and their rows a "!" in the gutter
+    CHECK(render::next_hazard_step(l, 0) == 1);
+}
+
+TEST_CASE("scene: identity-filled tail lanes are hollow and dashed; an uninitialised tail is undefined") {
+    const Trace ok = run({{"n", "6"}, {"block", "8"}});
+    const Layout l = build_layout(ok);
+    const Scene s = build_scene(ok, l, Cursor{0, 1.0f}, fit_view(l, 1000, 640));
+    int dashed = 0;
+    for (const SceneBox* b : boxes_of(s, BoxRole::Value)) {
+        const Event& e = ok.events[b->event];
+        if (e.kind == EventKind::IdentityFill) {
+            ++dashed;
+            CHECK(b->pattern == Pattern::Dashed);
+            CHECK(text_in(s, *b) == "(0)");
+        } else {
+            CHECK(b->pattern == Pattern::Solid);
+        }
+    }
+    CHECK(dashed == 2);
+    const Trace bad = run({{"n", "6"}, {"block", "8"}, {"bug", "uninit-tail"}});
+    const Layout lb = build_layout(bad);
+    const Scene sb = build_scene(bad, lb, Cursor{0, 1.0f}, fit_view(lb, 1000, 640));
+    int hatched = 0;
+    for (const SceneBox* b : boxes_of(sb, BoxRole::Value)) hatched += b->pattern == Pattern::Hatched;
+    CHECK(hatched == 2);
+}
+
+TEST_CASE("scene: a shuffle row shows its mask over the warp's lanes") {
+    const Trace t = run({{"n", "5"}, {"block", "8"}});
+    const Layout l = build_layout(t);
+    const Scene s = build_scene(t, l, Cursor{1, 1.0f}, fit_view(l, 1000, 640));
+    const auto lanes = boxes_of(s, BoxRole::MaskLane);
+    REQUIRE(lanes.size() == 8);
+    const uint32_t mask = t.events[lanes[0]->event].aux;
+    const Palette& P = palette(true);
+    for (size_t i = 0; i < lanes.size(); ++i) CHECK((lanes[i]->fill == P.mask_on) == bool((mask >> i) & 1u));
+}
+
+TEST_CASE("scene: clicking a box picks its event, and the cone highlights every input") {
+    const Trace t = emulate(Schedule{});
+    const Layout l = build_layout(t);
+    View v = fit_view(l, 1000, 640);
+    Scene s = build_scene(t, l, Cursor{4, 1.0f}, v);
+    const uint32_t final_store = t.result_event;
+    const SceneBox* box = nullptr;
+    for (const SceneBox* b : boxes_of(s, BoxRole::Value))
+        if (b->event == final_store) box = b;
+    REQUIRE(box);
+    CHECK(pick(s, box->x + box->w * 0.5f, box->y + box->h * 0.5f) == final_store);
+    CHECK(pick(s, 5.0f, 5.0f) == kNoEvent);  // the gutter picks nothing
+    std::vector<uint8_t> cone(t.events.size(), 0);
+    // The cone of lane 1 after step 1 (2 + 6): its load and lane 5's.
+    uint32_t lane1_step1 = kNoEvent;
+    for (uint32_t i = 0; i < t.events.size(); ++i)
+        if (t.events[i].kind == EventKind::Combine && t.events[i].step == 1 && t.events[i].thread == 1) lane1_step1 = i;
+    REQUIRE(lane1_step1 != kNoEvent);
+    for (uint32_t e : dependency_cone(t, lane1_step1)) cone[e] = 1;
+    v.cone = &cone;
+    v.selected = lane1_step1;
+    s = build_scene(t, l, Cursor{4, 1.0f}, v);
+    const Palette& P = palette(true);
+    int highlighted = 0;
+    for (const SceneBox* b : boxes_of(s, BoxRole::Value)) {
+        if (b->event == lane1_step1) {
+            CHECK(b->edge == P.selected);
+        } else if (cone[b->event]) {
+            CHECK(b->edge == P.cone);
+            ++highlighted;
+            const Event& e = t.events[b->event];
+            CHECK(e.kind == EventKind::Load);
+            CHECK((e.thread == 1 || e.thread == 5));
+        } else {
+            CHECK(b->fill.a < 0.5f);  // everything else steps back
+        }
+    }
+    CHECK(highlighted == 2);
+}
+
+TEST_CASE("scene: a million-element trace folds into a screen's worth of items, zoomed out and in") {
+    const Trace t = run({{"n", "1048576"}, {"block", "256"}, {"items", "4"}});
+    REQUIRE(t.events.size() >= 1000000);
+    const Layout l = build_layout(t);
+    const View out = fit_view(l, 1280, 720);
+    const Scene s = build_scene(t, l, Cursor{render::last_step(l), 1.0f}, out);
+    CHECK(s.boxes.size() < 20000);
+    CHECK(s.folded_events > 500000);
+    uint64_t counted = 0;
+    for (const SceneBox* b : boxes_of(s, BoxRole::Folded)) counted += b->count;
+    CHECK(counted == s.folded_events);
+    const View in = lane_view(l, 1280, 720, 3, 7);
+    const Scene si = build_scene(t, l, Cursor{render::last_step(l), 1.0f}, in);
+    CHECK(si.boxes.size() < 200);
+    CHECK(si.folded_events == 0);
+    CHECK_FALSE(boxes_of(si, BoxRole::Value).empty());
+}
+
+TEST_CASE("scene: zooming keeps the point under the mouse in place") {
+    const Trace t = run({{"n", "256"}, {"block", "64"}});
+    const Layout l = build_layout(t);
+    View v = fit_view(l, 1200, 700);
+    const float mx = 700, my = 300;
+    const double col_before = v.x0 + (mx - v.gutter()) / v.px_per_col;
+    zoom_view(v, l, 2.0f, mx, my);
+    const double col_after = v.x0 + (mx - v.gutter()) / v.px_per_col;
+    CHECK(col_after == doctest::Approx(col_before).epsilon(1e-9));
+}
