@@ -26,7 +26,8 @@ bool LabState::rerun() {
         return false;
     }
     layout = render::build_layout(trace);
-    analysis = analyze(trace);
+    analysis = Analysis{};
+    analysis_ready = false;
     run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     error.clear();
     cursor.step = std::min(cursor.step, last());
@@ -35,6 +36,12 @@ bool LabState::rerun() {
     cone_size = 0;
     view_fitted = false;
     return true;
+}
+
+void LabState::finish_analysis() {
+    if (analysis_ready) return;
+    analysis = analyze(trace);
+    analysis_ready = true;
 }
 
 void LabState::select(uint32_t event) {

@@ -24,6 +24,7 @@ struct LabState {
     Trace trace;
     render::Layout layout;
     Analysis analysis;
+    bool analysis_ready = false;  // analysed after the first frame is shown: a large trace appears sooner
     double run_ms = 0;            // how long the last run took (emulator or GPU, plus analysis)
 
     // What is seen.
@@ -48,6 +49,7 @@ struct LabState {
 
     // Runs the current schedule on the backend; on bad input keeps the old trace and sets `error`.
     bool rerun();
+    void finish_analysis();       // runs analyze() if the current trace has not been analysed yet
     void select(uint32_t event);
     void set_step(int step, float t = 1.0f);
     void step_forward();

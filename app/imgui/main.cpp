@@ -242,9 +242,13 @@ int main(int argc, char** argv) {
             if (!out) std::cerr << "reduction-lab: cannot write " << o.dump_scene << "\n", exit_code = 2;
         }
         glfwSwapBuffers(window);
-        if (bench_total) renderer.finish();
+        if (bench_total || frame == 1) renderer.finish();
         const auto t1 = Clock::now();
         if (frame == 1) first_frame_ms = std::chrono::duration<double, std::milli>(t1 - start).count();
+        if (!s.analysis_ready) {
+            s.finish_analysis();
+            last = Clock::now();  // the analysis pause is not animation time
+        }
         if (bench_total && frame > 5) frame_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         if (bench_total && frame >= bench_total) break;
         if (o.quit && frame >= o.frames && !bench_total) break;
@@ -258,7 +262,7 @@ int main(int argc, char** argv) {
                     ww, wh, s.canvas.w, s.canvas.h, s.zoom.c_str(), s.trace.events.size());
         std::printf("  frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f\n", percentile(frame_ms, 0.5),
                     percentile(frame_ms, 0.9), percentile(frame_ms, 0.99), percentile(frame_ms, 1.0), mean);
-        std::printf("  first frame shown %.0f ms after start (run + analysis %.0f ms); last scene: %zu boxes, %zu arrows, "
+        std::printf("  first frame shown %.0f ms after start (run + layout %.0f ms); last scene: %zu boxes, %zu arrows, "
                     "%zu labels, %llu events folded\n",
                     first_frame_ms, s.run_ms, s.last_scene.boxes.size(), s.last_scene.arrows.size(), s.last_scene.texts.size(),
                     (unsigned long long)s.last_scene.folded_events);

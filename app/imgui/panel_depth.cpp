@@ -20,6 +20,11 @@ const char* kScopeName[4] = {"thread", "warp", "block", "grid"};
 
 void depth_panel(LabState& s, const Rect& r) {
     if (!begin_fixed("Depth: how many steps one after another", r)) return ImGui::End();
+    if (!s.analysis_ready) {
+        ImGui::TextDisabled("measuring work and span of %zu events...", s.trace.events.size());
+        ImGui::End();
+        return;
+    }
     const Analysis& a = s.analysis;
     const double serial = double(a.serial_depth), tree = double(a.tree_depth), span = double(a.span);
     const bool log_scale = serial > 64.0;

@@ -20,8 +20,10 @@ void details_panel(LabState& s, const Rect& r) {
     if (s.selected == kNoEvent || s.selected >= t.events.size()) {
         ImGui::TextWrapped("Click a box to see its event and the dependency cone: every input that flows into it.");
         ImGui::Spacing();
-        ImGui::TextDisabled("Keys: space play/pause, arrows step, Home/End, H next hazard, F fit, wheel zoom, drag pan, "
-                            "Ctrl +/- text size, Esc clear.");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("Keys: space play/pause, arrows step, Home/End, H next hazard, F fit, wheel zoom, drag pan, "
+                           "Ctrl +/- text size, Esc clear.");
+        ImGui::PopStyleColor();
         ImGui::End();
         return;
     }

@@ -95,6 +95,15 @@ Layout build_layout(const Trace& t) {
     std::vector<uint32_t> first_shuffle(steps, kNoEvent);
     std::vector<uint64_t> last_mask_key(steps, ~uint64_t(0));
 
+    {
+        // Counting first avoids regrowing rows of hundreds of thousands of cells.
+        std::vector<uint32_t> cells(steps, 0), arrows(steps, 0);
+        for (const Event& e : t.events) {
+            cells[e.step] += carries_value(e.kind);
+            arrows[e.step] += e.kind == EventKind::Shuffle || e.kind == EventKind::SharedLoad || e.kind == EventKind::PartialLoad;
+        }
+        for (uint16_t s = 0; s < steps; ++s) l.rows[s].cells.reserve(cells[s]), l.rows[s].arrows.reserve(arrows[s]);
+    }
     for (uint32_t i = 0; i < t.events.size(); ++i) {
         const Event& e = t.events[i];
         Row& r = l.rows[e.step];
@@ -115,7 +124,9 @@ Layout build_layout(const Trace& t) {
                 r.mask_events.push_back(i);
                 last_mask_key[e.step] = key;
             }
-            const uint32_t src = uint32_t(l.column(e.block, e.warp() * 32 + e.source_lane()));
+            // A source lane past the block's last thread reads from nowhere: draw it from just past the block's edge.
+            const uint32_t src_thread = std::min<uint32_t>(e.warp() * 32 + e.source_lane(), threads);
+            const uint32_t src = uint32_t(l.column(e.block, src_thread));
             r.arrows.push_back({src, col, i, e.dep[0], 0});
         } else if ((e.kind == EventKind::SharedLoad || e.kind == EventKind::PartialLoad) && e.dep[0] != kNoEvent) {
             const Event& d = t.events[e.dep[0]];
@@ -134,7 +145,8 @@ Layout build_layout(const Trace& t) {
         const Event* sh = first_shuffle[s] == kNoEvent ? nullptr : &t.events[first_shuffle[s]];
         r.label = row_label(t, kinds[s], sh);
         // Later events of one thread at one step replace earlier ones: the box shows what it holds after the step.
-        std::stable_sort(r.cells.begin(), r.cells.end(), [](const Cell& a, const Cell& b) { return a.col < b.col; });
+        const auto by_col = [](const Cell& a, const Cell& b) { return a.col < b.col; };
+        if (!std::is_sorted(r.cells.begin(), r.cells.end(), by_col)) std::stable_sort(r.cells.begin(), r.cells.end(), by_col);
         size_t out = 0;
         for (size_t k = 0; k < r.cells.size(); ++k) {
             if (out > 0 && r.cells[out - 1].col == r.cells[k].col)
@@ -328,7 +340,7 @@ struct Builder {
                     if (w > 0) s.boxes.push_back({x0 - 1.0f, top, 2.0f, bottom - top, P.grid_line, P.grid_line, 0, 0,
                                                   Pattern::Solid, BoxRole::WarpBand, 0, kNoEvent, 1});
                     if (x1 - x0 >= 70.0f * fs)
-                        s.overlay_texts.push_back({std::max(x0, v.gutter()) + 4.0f * fs, top - 28.0f * fs, hs, P.text_dim,
+                        s.overlay_texts.push_back({std::max(x0, v.gutter()) + 4.0f * fs, 31.0f * fs, hs, P.text_dim,
                                                    "warp " + std::to_string(w), Align::Left, kNoEvent});
                 }
             }
@@ -340,7 +352,7 @@ struct Builder {
             if (bx1 - bx0 >= 80.0f * fs) {
                 std::string name = (b == t.grid && t.finisher_block == t.grid) ? "second launch" : "block " + std::to_string(b);
                 if (l.threads <= 32 && l.blocks == 1) name += "  ·  warp 0";
-                s.overlay_texts.push_back({std::max(bx0, v.gutter()) + 4.0f * fs, top - 32.0f * fs, 15.0f * fs, P.text, name,
+                s.overlay_texts.push_back({std::max(bx0, v.gutter()) + 4.0f * fs, 12.0f * fs, 15.0f * fs, P.text, name,
                                            Align::Left, kNoEvent});
             }
             if (v.px_per_col >= 20.0 * fs) {
@@ -349,7 +361,7 @@ struct Builder {
                     const float x = col_x(double(l.column(b, th)) + 0.5);
                     if (x > v.width) break;
                     if (x < v.gutter()) continue;
-                    s.overlay_texts.push_back({x, top - 11.0f * fs, std::min(13.0f * fs, float(v.px_per_col) * 0.4f), P.text_dim,
+                    s.overlay_texts.push_back({x, top - 10.0f * fs, std::min(13.0f * fs, float(v.px_per_col) * 0.4f), P.text_dim,
                                                "t" + std::to_string(th), Align::Center, kNoEvent});
                 }
             }
@@ -380,7 +392,7 @@ struct Builder {
         }
         if (ri <= c.step) build_marks(r, y, folded);
         if (ri <= c.step && !folded) build_arrows(r, ri);
-        if (ri <= c.step && !r.mask_events.empty() && v.px_per_col >= 6.0) build_mask(r, y);
+        if (ri <= c.step && !r.mask_events.empty() && v.px_per_col >= 6.0) build_mask(r);
     }
 
     // Level of detail: buckets of a power-of-two number of columns become one counted box.
@@ -458,7 +470,7 @@ struct Builder {
             s.arrows.push_back({x0, y0, x1, y1 - 1.0f, col, width, std::clamp(width * 3.5f, 6.0f, 13.0f * fs), a.event, off});
             if (labels && off) {
                 const float lx = x0 + (x1 - x0) * 0.72f, ly = y0 + (y1 - y0) * 0.72f;
-                const float ts = std::min(13.0f * fs, v.row_h * 0.2f);
+                const float ts = std::min(15.0f * fs, v.row_h * 0.2f);
                 const std::string str = "+" + std::to_string(off);
                 const float tw = float(str.size()) * kCharW * ts + 6.0f;
                 Color back = P.background;
@@ -479,8 +491,8 @@ struct Builder {
     }
 
     // The shuffle's 32-lane mask over each warp: lit lanes are named, grey ones are not.
-    void build_mask(const Row& r, float y) {
-        const float my = y + v.row_h * 0.03f, mh = std::max(3.0f, v.row_h * 0.07f);
+    void build_mask(const Row& r) {
+        const float mh = std::clamp(v.row_h * 0.06f, 3.0f, 6.0f * fs), my = box_top(int(r.step)) - mh - v.row_h * 0.035f;
         for (uint32_t ev : r.mask_events) {
             const Event& e = t.events[ev];
             const uint32_t base = e.warp() * 32;
@@ -489,7 +501,7 @@ struct Builder {
                 const double col = double(l.column(e.block, base + lane));
                 if (col + 1 < c_lo || col > c_hi) continue;
                 const bool on = (e.aux >> lane) & 1u;
-                const float x = col_x(col) + float(v.px_per_col) * 0.2f, w = float(v.px_per_col) * 0.6f;
+                const float x = col_x(col) + float(v.px_per_col) * 0.1f, w = float(v.px_per_col) * 0.8f;
                 s.boxes.push_back({x, my, w, mh, on ? P.mask_on : P.background, on ? P.mask_on : P.mask_off, 1.0f, 1.0f,
                                    Pattern::Solid, BoxRole::MaskLane, 0, ev, 1});
             }

@@ -95,7 +95,7 @@ struct View {
     uint32_t selected = kNoEvent;      // clicked event
     const std::vector<uint8_t>* cone = nullptr;  // 1 per event in the selected event's dependency cone
     float gutter() const { return 210.0f * font_scale; }   // row labels on the left
-    float header() const { return 46.0f * font_scale; }    // block / warp / lane labels on top
+    float header() const { return 58.0f * font_scale; }    // block / warp / lane labels on top
 };
 
 // Whole grid in view (rows fit the height within legible bounds).
