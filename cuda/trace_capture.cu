@@ -1,0 +1,450 @@
+// cuda/trace_capture.cu — host side of the CUDA backend: plan the trace buffer, launch the
+// instrumented kernels, copy back, and convert the slots into the core Trace.
+//
+// Sections: 1. errors and device probe   2. the plan (slots and steps)   3. launching by operator
+//           4. slots to events, atomic order from replaced values   5. public entry points
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <thread>
+#include <tuple>
+
+#include "core/analysis.h"
+#include "core/emulator.h"
+#include "cuda/host_api.h"
+#include "cuda/trace_kernels.cuh"
+
+namespace rl::cuda {
+namespace {
+
+// ---- 1. errors and device probe -----------------------------------------------------------------
+void check(cudaError_t err, const char* call) {
+    if (err != cudaSuccess) throw Error(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
+}
+#define RL_CUDA(call) check((call), #call)
+
+template <class T> struct DeviceBuffer {
+    T* ptr = nullptr;
+    explicit DeviceBuffer(size_t count) {
+        if (count) RL_CUDA(cudaMalloc(&ptr, count * sizeof(T)));
+    }
+    ~DeviceBuffer() { cudaFree(ptr); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+// ---- 2. the plan: slots per thread and the step of each stage ------------------------------------
+// Upper bound of the events one thread records in pass 1 (or in the finishing stage).
+uint32_t slots_per_thread(const Plan& p, uint64_t items, uint32_t threads) {
+    const uint32_t widest = std::min<uint32_t>(threads, 32), W = (threads + 31) / 32;
+    uint32_t warp = p.shuffle() ? 2 * (p.unbounded() ? 5 : levels_for(widest)) : 2 + 5 * levels_for(widest);
+    uint32_t block = W > 1 ? 3 + (p.shuffle() ? 1 + 2 * (p.unbounded() ? 5 : levels_for(W)) : 5 * levels_for(W)) +
+                                 5 * levels_for(W)
+                           : 0;
+    return uint32_t(2 * items + 1 + warp + block + 4);
+}
+
+Plan make_plan(const Schedule& s, uint32_t race_delay_ns) {
+    Plan p{};
+    p.n = s.n;
+    p.B = s.block;
+    p.G = s.grid_size();
+    p.T = uint64_t(p.G) * p.B;
+    p.K = s.chunk();
+    p.W = s.warps_per_block();
+    p.P = std::min(p.B, p.G);
+    p.Kp = (p.G + p.P - 1) / p.P;
+    p.assign = s.effective_assign();
+    p.warp = s.effective_warp();
+    p.block_stage = s.block_stage;
+    p.grid_stage = s.effective_grid_stage();
+    p.bugs = s.bugs;
+    p.f16 = s.type == DType::F16;
+    p.race_delay_ns = race_delay_ns;
+    p.smem_slots = 32 * p.W + 32;
+    p.warp_step = uint16_t(p.K);
+    p.block_step = uint16_t(p.K + warp_stage_steps(p, std::min<uint32_t>(p.B, 32), true));
+    p.grid_step = uint16_t(p.block_step + block_stage_steps(p, p.W));
+    p.finish_step = uint16_t(p.grid_step + (p.grid_stage == GridStage::TwoPass ? 1 : 2));
+    p.slots = slots_per_thread(p, p.K, p.B);
+    p.finisher_slots = slots_per_thread(p, p.Kp, p.P);
+    p.finisher_base = p.T * p.slots;
+    return p;
+}
+
+uint64_t total_slots(const Plan& p) { return p.finisher_base + uint64_t(p.P) * p.finisher_slots; }
+
+// ---- 3. launching by operator -------------------------------------------------------------------
+struct Launch {
+    const Plan& p;
+    const void* input;
+    DeviceRecord* buf;
+    void* partials;
+    uint64_t* out;
+    unsigned* counter;
+    int* overflow;
+    cudaStream_t stream;
+};
+
+template <class OpT, class A, class Elem, bool kRecord> void launch_typed(const Launch& l) {
+    using T = Tracked<typename OpT::Value>;
+    auto kernel = reduce_kernel<OpT, A, Elem, kRecord>;
+    const size_t smem = size_t(l.p.smem_slots) * sizeof(T);
+    auto* partials = static_cast<T*>(l.partials);
+    auto* input = static_cast<const Elem*>(l.input);
+    if (l.p.grid_stage == GridStage::Cooperative && l.p.G > 1) {
+        int per_sm = 0, sms = 0, dev = 0;
+        RL_CUDA(cudaGetDevice(&dev));
+        RL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(l.p.B), smem));
+        if (uint64_t(per_sm) * sms < l.p.G)
+            throw Error("--grid-stage cooperative: " + std::to_string(l.p.G) + " blocks cannot all be resident on this GPU (at most " +
+                        std::to_string(per_sm * sms) + " of " + std::to_string(l.p.B) + " threads); raise --items");
+        Plan plan = l.p;
+        const Elem* in = input;
+        DeviceRecord* buf = l.buf;
+        uint64_t* out = l.out;
+        unsigned* counter = l.counter;
+        int* overflow = l.overflow;
+        void* args[] = {&plan, &in, &buf, &partials, &out, &counter, &overflow};
+        RL_CUDA(cudaLaunchCooperativeKernel((void*)kernel, dim3(l.p.G), dim3(l.p.B), args, smem, l.stream));
+    } else {
+        kernel<<<l.p.G, l.p.B, smem, l.stream>>>(l.p, input, l.buf, partials, l.out, l.counter, l.overflow);
+        RL_CUDA(cudaGetLastError());
+    }
+    if (l.p.grid_stage == GridStage::TwoPass && l.p.G > 1) {
+        const size_t smem2 = size_t(32 * ((l.p.P + 31) / 32) + 32) * sizeof(T);
+        finish_kernel<OpT, kRecord><<<1, l.p.P, smem2, l.stream>>>(l.p, l.buf, partials, l.out, l.overflow);
+        RL_CUDA(cudaGetLastError());
+    }
+}
+
+template <bool kRecord, class A, class Elem> void launch_op(Op op, const Launch& l) {
+    switch (op) {
+        case Op::Sum: return launch_typed<SumOp<A>, A, Elem, kRecord>(l);
+        case Op::Max: return launch_typed<MaxOp<A>, A, Elem, kRecord>(l);
+        case Op::Min: return launch_typed<MinOp<A>, A, Elem, kRecord>(l);
+        case Op::Prod: return launch_typed<ProdOp<A>, A, Elem, kRecord>(l);
+        case Op::Witness: return launch_typed<WitnessOp, A, Elem, kRecord>(l);
+        case Op::ArgMax:
+            if constexpr (sizeof(A) == 4) return launch_typed<ArgMaxOp<A>, A, Elem, kRecord>(l);
+            break;
+        case Op::SumCount:
+            if constexpr (sizeof(A) == 4) return launch_typed<SumCountOp<A>, A, Elem, kRecord>(l);
+            break;
+    }
+    throw Error("--op " + std::string(to_string(op)) + " is not available for this type on the GPU");
+}
+
+template <bool kRecord> void launch(const Schedule& s, const Launch& l) {
+    switch (s.type) {
+        case DType::F32: return launch_op<kRecord, float, float>(s.op, l);
+        case DType::F64: return launch_op<kRecord, double, double>(s.op, l);
+        case DType::I32: return launch_op<kRecord, int32_t, int32_t>(s.op, l);
+        case DType::BF16:
+        case DType::F16: return launch_op<kRecord, float, uint16_t>(s.op, l);
+    }
+}
+
+size_t tracked_size(const Schedule&) { return 16; }  // Tracked<V> is at most 16 bytes
+
+uint64_t identity_bits(const Schedule& s) {
+    // The emulator knows each operator's identity; ask it through a one-element trace's fill.
+    Schedule one = s;
+    one.n = 1;
+    one.block = 2;
+    one.grid = 1;
+    one.bugs = s.bugs & uint16_t(Bug::WrongIdentity);
+    one.input.kind = InputKind::Iota;
+    one.input.values.clear();
+    one.grid_stage = GridStage::TwoPass;
+    Trace t = emulate(one);
+    for (const Event& e : t.events)
+        if (e.kind == EventKind::IdentityFill) return e.value;
+    return 0;
+}
+
+// Waits for the stream, but not forever: a deadlocked buggy kernel must not hang the program.
+void wait_with_watchdog(cudaStream_t stream, double seconds) {
+    auto start = std::chrono::steady_clock::now();
+    for (;;) {
+        cudaError_t st = cudaStreamQuery(stream);
+        if (st == cudaSuccess) return;
+        if (st != cudaErrorNotReady) check(st, "cudaStreamQuery (the kernel failed)");
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds)
+            throw Error("the GPU kernel did not finish within " + std::to_string(int(seconds)) +
+                        " s: this schedule deadlocks on this GPU (an injected barrier or mask bug can)");
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+}
+
+// ---- 4. slots to events; atomic order from replaced values ----------------------------------------
+// Each atomic returned the value it replaced: starting from the output's initial value, the next
+// atomic is the one that replaced the current value. Where several did (an operand that leaves the
+// value unchanged), the one that leaves it unchanged goes first, which gives the same bits.
+void order_atomics(Trace& t, const std::vector<uint64_t>& old_bits, uint64_t initial, uint64_t mask) {
+    std::vector<uint32_t> atomics;
+    for (uint32_t i = 0; i < t.events.size(); ++i)
+        if (t.events[i].kind == EventKind::Atomic) atomics.push_back(i);
+    if (atomics.empty()) return;
+    std::multimap<uint64_t, uint32_t> by_old;
+    for (uint32_t i : atomics) by_old.insert({old_bits[i] & mask, i});
+    uint64_t state = initial & mask;
+    uint32_t prev = kNoEvent;
+    uint8_t mem_fl = kIdentity;
+    for (uint32_t pos = 0; pos < atomics.size(); ++pos) {
+        auto [lo, hi] = by_old.equal_range(state);
+        if (lo == hi)
+            throw Error("the GPU's atomic order could not be reconstructed: no atomic replaced the value " +
+                        std::to_string(state) + " (atomic " + std::to_string(pos) + " of " + std::to_string(atomics.size()) + ")");
+        auto pick = lo;
+        for (auto it = lo; it != hi; ++it)
+            if ((t.events[it->second].value & mask) == state) pick = it;
+        uint32_t i = pick->second;
+        by_old.erase(pick);
+        Event& e = t.events[i];
+        const uint8_t ofl = e.flags;
+        uint8_t fl = uint8_t((mem_fl | ofl) & (kUndefined | kStale | kOrderViolated));
+        if ((mem_fl & kIdentity) && (ofl & kIdentity)) fl |= kIdentity;
+        if ((mem_fl | ofl) & kIdentity) fl |= kIdentityCombine;
+        if (t.schedule.op == Op::Witness && WitnessOp::violated(unpack_value<WitnessValue>(e.value))) fl |= kOrderViolated;
+        e.flags = uint8_t((ofl & kFinisher) | fl);
+        e.dep[0] = prev;
+        e.aux = pos;
+        prev = i;
+        mem_fl = fl;
+        state = e.value & mask;
+    }
+    t.result_event = prev;
+}
+
+Trace convert(const Schedule& s, const Plan& p, const std::vector<DeviceRecord>& slots, const InputData& input) {
+    Trace t;
+    t.schedule = s;
+    t.backend = Backend::Cuda;
+    t.grid = p.G;
+    std::vector<uint32_t> index(slots.size(), kNoEvent);
+    size_t count = 0;
+    for (size_t i = 0; i < slots.size(); ++i)
+        if (uint8_t(slots[i].event.kind) != kEmptySlot) index[i] = uint32_t(count++);
+    t.events.reserve(count);
+    t.times.reserve(count);
+    std::vector<uint64_t> old_bits;
+    old_bits.reserve(count);
+    uint32_t max_step = 0;
+    for (size_t i = 0; i < slots.size(); ++i) {
+        if (index[i] == kNoEvent) continue;
+        Event e = slots[i].event;
+        for (uint32_t& d : e.dep)
+            if (d != kNoEvent) d = d < index.size() ? index[d] : kNoEvent;
+        max_step = std::max<uint32_t>(max_step, e.step);
+        if (e.kind == EventKind::FinalStore) t.result_event = uint32_t(t.events.size());
+        t.events.push_back(e);
+        t.times.push_back({slots[i].globaltimer_ns, slots[i].clock, slots[i].sm});
+        old_bits.push_back(slots[i].atomic_old);
+    }
+    const bool wide = s.type == DType::F64 || s.op == Op::ArgMax || s.op == Op::SumCount || s.op == Op::Witness;
+    order_atomics(t, old_bits, p.identity_bits, wide ? ~0ull : 0xffffffffull);
+    t.step_count = uint16_t(max_step + 1);
+    t.scope_start[0] = 0;
+    t.scope_start[1] = p.warp_step;
+    t.scope_start[2] = p.block_step;
+    t.scope_start[3] = p.grid_step;
+    if (p.grid_stage == GridStage::AtomicElement) t.scope_start[1] = t.scope_start[2] = t.scope_start[3] = uint16_t(p.K);
+    if (p.G > 1 && (p.grid_stage == GridStage::TwoPass || p.grid_stage == GridStage::LastBlock ||
+                    p.grid_stage == GridStage::Cooperative)) {
+        for (const Event& e : t.events)
+            if (e.flags & kFinisher) {
+                t.finisher_block = e.block;
+                break;
+            }
+    }
+    if (t.result_event != kNoEvent) {
+        t.result_value = t.events[t.result_event].value;
+        t.result_flags = t.events[t.result_event].flags;
+    }
+    if (s.n <= kTraceInputsLimit) {
+        t.inputs.resize(input.size());
+        for (size_t i = 0; i < input.size(); ++i) t.inputs[i] = input.value(i);
+    }
+    fill_reference(t, input);
+    return t;
+}
+
+// Hazards are judged by the CUDA rules, which the emulator applies: replay it in the GPU's order
+// and attach its hazards to the GPU events at the same block, thread, step and kind.
+void attach_rule_hazards(Trace& gpu, const InputData& input) {
+    EmulatorOptions opt;
+    opt.atomic_positions = atomic_positions_of(gpu);
+    opt.tickets = tickets_of(gpu);
+    Trace emu = emulate(gpu.schedule, input, opt);
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>, uint32_t> where;
+    for (uint32_t i = 0; i < gpu.events.size(); ++i) {
+        const Event& e = gpu.events[i];
+        where.emplace(std::make_tuple(e.block, uint32_t(e.thread), uint32_t(e.step), uint8_t(e.kind)), i);
+    }
+    for (Hazard h : emu.hazards) {
+        const Event& e = emu.events[h.event];
+        auto it = where.find(std::make_tuple(e.block, uint32_t(e.thread), uint32_t(e.step), uint8_t(e.kind)));
+        if (it == where.end()) {
+            // under barrier bugs the emulator delays warps by extra steps; keep the hazard on the nearest event
+            for (uint32_t i = 0; i < gpu.events.size(); ++i)
+                if (gpu.events[i].block == e.block && gpu.events[i].thread == e.thread && gpu.events[i].kind == e.kind) {
+                    it = where.emplace(std::make_tuple(e.block, uint32_t(e.thread), uint32_t(e.step), uint8_t(e.kind)), i).first;
+                    break;
+                }
+            if (it == where.end()) continue;
+        }
+        h.event = it->second;
+        gpu.events[h.event].flags |= kHazard;
+        gpu.hazards.push_back(std::move(h));
+    }
+}
+
+}  // namespace
+
+// ---- 5. public entry points -------------------------------------------------------------------------
+DeviceInfo probe_device() {
+    DeviceInfo info;
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        info.reason = std::string("CUDA reports ") + cudaGetErrorString(err);
+        cudaGetLastError();
+        return info;
+    }
+    if (count == 0) {
+        info.reason = "no CUDA device is present";
+        return info;
+    }
+    cudaDeviceProp prop{};
+    if ((err = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
+        info.reason = std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(err);
+        return info;
+    }
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    info.usable = true;
+    info.name = prop.name;
+    info.sm_count = prop.multiProcessorCount;
+    info.driver = std::to_string(drv / 1000) + "." + std::to_string((drv % 1000) / 10);
+    info.runtime = std::to_string(rt / 1000) + "." + std::to_string((rt % 1000) / 10);
+    return info;
+}
+
+std::vector<uint32_t> atomic_positions_of(const Trace& gpu) {
+    std::vector<uint32_t> out;
+    for (const Event& e : canonical_events(gpu))
+        if (e.kind == EventKind::Atomic) out.push_back(e.aux);
+    // The emulator lists atomics in its emission order: block, then step, then thread — the
+    // canonical order, except that it emits them in step order before identity fills (no atomics).
+    return out;
+}
+
+std::vector<uint32_t> tickets_of(const Trace& gpu) {
+    std::vector<uint32_t> out;
+    for (const Event& e : gpu.events)
+        if (e.kind == EventKind::Ticket) {
+            if (out.size() <= e.block) out.resize(e.block + 1, 0);
+            out[e.block] = e.aux;
+        }
+    return out;
+}
+
+Trace capture_trace(const Schedule& s, const InputData& input, const CaptureOptions& options, CaptureTiming* timing) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (std::string err = validate(s); !err.empty()) throw Error(err);
+    if (std::string err = check_traceable(s); !err.empty()) throw Error(err);
+    Plan p = make_plan(s, options.race_delay_ns);
+    p.identity_bits = identity_bits(s);
+    const uint64_t slots = total_slots(p);
+    if (slots >= kNoEvent) throw Error("the GPU trace would need " + std::to_string(slots) + " slots, more than 2^32; use a smaller --n");
+
+    cudaStream_t stream;
+    RL_CUDA(cudaStreamCreate(&stream));
+    struct StreamGuard {
+        cudaStream_t s;
+        ~StreamGuard() { cudaStreamDestroy(s); }
+    } guard{stream};
+    DeviceBuffer<unsigned char> d_input(input.size() * input.element_bytes());
+    DeviceBuffer<DeviceRecord> d_buf(slots);
+    DeviceBuffer<unsigned char> d_partials(size_t(p.G) * tracked_size(s));
+    DeviceBuffer<uint64_t> d_out(1);
+    DeviceBuffer<unsigned> d_counter(1);
+    DeviceBuffer<int> d_overflow(1);
+    RL_CUDA(cudaMemcpyAsync(d_input.ptr, input.data(), input.size() * input.element_bytes(), cudaMemcpyHostToDevice, stream));
+    RL_CUDA(cudaMemsetAsync(d_buf.ptr, 0xff, slots * sizeof(DeviceRecord), stream));
+    RL_CUDA(cudaMemcpyAsync(d_out.ptr, &p.identity_bits, sizeof(uint64_t), cudaMemcpyHostToDevice, stream));
+    RL_CUDA(cudaMemsetAsync(d_counter.ptr, 0, sizeof(unsigned), stream));
+    RL_CUDA(cudaMemsetAsync(d_overflow.ptr, 0, sizeof(int), stream));
+
+    cudaEvent_t start, stop;
+    RL_CUDA(cudaEventCreate(&start));
+    RL_CUDA(cudaEventCreate(&stop));
+    RL_CUDA(cudaEventRecord(start, stream));
+    launch<true>(s, Launch{p, d_input.ptr, d_buf.ptr, d_partials.ptr, d_out.ptr, d_counter.ptr, d_overflow.ptr, stream});
+    RL_CUDA(cudaEventRecord(stop, stream));
+    wait_with_watchdog(stream, 20.0);
+    float kernel_ms = 0;
+    RL_CUDA(cudaEventElapsedTime(&kernel_ms, start, stop));
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+
+    auto t1 = std::chrono::steady_clock::now();
+    std::vector<DeviceRecord> host(slots);
+    int overflow = 0;
+    RL_CUDA(cudaMemcpy(host.data(), d_buf.ptr, slots * sizeof(DeviceRecord), cudaMemcpyDeviceToHost));
+    RL_CUDA(cudaMemcpy(&overflow, d_overflow.ptr, sizeof(int), cudaMemcpyDeviceToHost));
+    if (overflow) throw Error("the GPU trace buffer overflowed (a thread recorded more events than planned): please report this schedule");
+    auto t2 = std::chrono::steady_clock::now();
+
+    Trace t = convert(s, p, host, input);
+    DeviceInfo info = probe_device();
+    t.device = info.name + " (driver " + info.driver + ", CUDA runtime " + info.runtime + ")";
+    attach_rule_hazards(t, input);
+    auto t3 = std::chrono::steady_clock::now();
+    if (timing) {
+        timing->kernel_ms = kernel_ms;
+        timing->copy_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+        timing->convert_ms = std::chrono::duration<double, std::milli>(t3 - t2).count();
+        timing->total_ms = std::chrono::duration<double, std::milli>(t3 - t0).count();
+    }
+    return t;
+}
+
+double time_uninstrumented_us(const Schedule& s, const InputData& input, int reps) {
+    if (std::string err = validate(s); !err.empty()) throw Error(err);
+    Plan p = make_plan(s, 0);
+    p.identity_bits = identity_bits(s);
+    DeviceBuffer<unsigned char> d_input(input.size() * input.element_bytes());
+    DeviceBuffer<unsigned char> d_partials(size_t(p.G) * tracked_size(s));
+    DeviceBuffer<uint64_t> d_out(1);
+    DeviceBuffer<unsigned> d_counter(1);
+    DeviceBuffer<int> d_overflow(1);
+    RL_CUDA(cudaMemcpy(d_input.ptr, input.data(), input.size() * input.element_bytes(), cudaMemcpyHostToDevice));
+    cudaEvent_t start, stop;
+    RL_CUDA(cudaEventCreate(&start));
+    RL_CUDA(cudaEventCreate(&stop));
+    std::vector<float> ms;
+    for (int r = 0; r < reps + 3; ++r) {
+        RL_CUDA(cudaMemcpy(d_out.ptr, &p.identity_bits, sizeof(uint64_t), cudaMemcpyHostToDevice));
+        RL_CUDA(cudaMemset(d_counter.ptr, 0, sizeof(unsigned)));
+        RL_CUDA(cudaEventRecord(start));
+        launch<false>(s, Launch{p, d_input.ptr, nullptr, d_partials.ptr, d_out.ptr, d_counter.ptr, d_overflow.ptr, nullptr});
+        RL_CUDA(cudaEventRecord(stop));
+        RL_CUDA(cudaEventSynchronize(stop));
+        float e = 0;
+        RL_CUDA(cudaEventElapsedTime(&e, start, stop));
+        if (r >= 3) ms.push_back(e);  // the first launches load the module: warm-up
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2] * 1000.0;
+}
+
+}  // namespace rl::cuda

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# On the GPU machine, in one call: build core + cuda + cli + tests (no GUI), run the `gpu` tests,
+# compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on correct and buggy schedules,
+# and the benchmarks; everything lands in $OUT with report.md as the summary.
+# Needs the header-only dependencies in .deps/ (scripts/prepare-gpu-deps.sh makes it).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/rlab-gpu}
+mkdir -p "$OUT"
+report="$OUT/report.md"
+jobs=$(nproc)
+{
+  echo "# GPU run $(date -u +%Y-%m-%dT%H:%MZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv 2>&1
+  nvcc --version | tail -2
+  cmake --version | head -1
+} >"$report"
+
+echo "== build"
+if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs"; } >"$OUT/build.log" 2>&1; then
+  tail -40 "$OUT/build.log"; echo "BUILD FAILED" >>"$report"; exit 1
+fi
+
+echo "== gpu tests"
+ctest --preset gpu -L gpu --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
+echo "## gpu tests: exit $?" >>"$report"
+grep -E "Test +#|tests passed|MESSAGE|atomics in block order|: [0-9]+$|ERROR|CHECK" "$OUT/gpu-tests.log" | head -60 >>"$report"
+ctest --preset gpu -LE "gpu|gui" -j "$jobs" >"$OUT/cpu-tests.log" 2>&1
+echo "## cpu tests on the GPU machine: $(tail -3 "$OUT/cpu-tests.log" | head -1)" >>"$report"
+
+echo "== compute-sanitizer"
+rlab=build/gpu/app/cli/rlab
+correct=(
+  "--n 4096 --block 256 --items 4"
+  "--n 5000 --block 96 --items 3 --warp smem-sequential --block-stage smem-tree --grid-stage last-block"
+  "--n 3000 --block 40 --warp shfl-xor --grid-stage cooperative --op argmax"
+  "--n 2000 --block 128 --warp smem-divergent --grid-stage atomic-block --type f64"
+  "--n 700 --block 64 --grid-stage atomic-element --type i32 --op max"
+  "--n 4000 --block 1000 --warp shfl-down-asc --op witness --type bf16"
+)
+buggy=(
+  "--n 40 --block 40 --bug full-mask-partial-warp"
+  "--n 40 --block 40 --bug unbounded-source"
+  "--n 30 --block 32 --bug uninit-tail"
+  "--n 256 --block 128 --bug missing-barrier"
+  "--n 256 --block 128 --bug divergent-barrier"
+  "--n 256 --block 128 --bug missing-barrier --block-stage smem-tree"
+  "--n 64 --block 64 --warp smem-sequential --bug volatile-unroll"
+)
+echo "## compute-sanitizer (errors reported per tool; 0 = clean)" >>"$report"
+echo "| schedule | memcheck | racecheck | synccheck | initcheck |" >>"$report"
+echo "|---|---|---|---|---|" >>"$report"
+for sched in "${correct[@]}" "${buggy[@]}"; do
+  row="| \`$sched\` |"
+  for tool in memcheck racecheck synccheck initcheck; do
+    # shellcheck disable=SC2086
+    timeout 120 compute-sanitizer --tool "$tool" --print-limit 5 $rlab trace --backend cuda $sched --format json -o /dev/null \
+      >"$OUT/san.tmp" 2>&1
+    code=$?
+    n=$(grep -oE "ERROR SUMMARY: [0-9]+" "$OUT/san.tmp" | grep -oE "[0-9]+" | tail -1)
+    [ "$code" -eq 124 ] && n="timeout"
+    [ -z "$n" ] && n="exit $code"
+    row="$row $n |"
+    { echo "### $tool $sched (exit $code)"; grep -E "ERROR SUMMARY|=========  (Race|Invalid|Barrier|Uninitialized|Divergent|Warp)" "$OUT/san.tmp" | head -6; } >>"$OUT/sanitizer.log"
+  done
+  echo "$row" >>"$report"
+done
+
+echo "== bug runs on the GPU"
+echo "## bugs on the GPU (rlab check --backend cuda; result as the GPU returned it)" >>"$report"
+for sched in "${buggy[@]}"; do
+  # shellcheck disable=SC2086
+  timeout 60 $rlab check --backend cuda $sched >"$OUT/bug.tmp" 2>&1
+  echo "- \`$sched\`: exit $?; $(grep -E '^result|^verdict' "$OUT/bug.tmp" | tr '\n' ' ')" >>"$report"
+done
+
+echo "== capture benchmark"
+build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
+{ echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
+rm -f "$OUT/san.tmp" "$OUT/bug.tmp"
+cat "$report"
