@@ -116,8 +116,7 @@ template <class OpT, class A, class Elem, bool kRecord> void launch_typed(const 
         RL_CUDA(cudaGetLastError());
     }
     if (l.p.grid_stage == GridStage::TwoPass && l.p.G > 1) {
-        const size_t smem2 = size_t(32 * ((l.p.P + 31) / 32) + 32) * sizeof(T);
-        finish_kernel<OpT, kRecord><<<1, l.p.P, smem2, l.stream>>>(l.p, l.buf, partials, l.out, l.overflow);
+        finish_kernel<OpT, kRecord><<<1, l.p.P, smem, l.stream>>>(l.p, l.buf, partials, l.out, l.overflow);
         RL_CUDA(cudaGetLastError());
     }
 }

@@ -51,7 +51,7 @@ void check_clean_off(const Case& c) {
 
 }  // namespace
 
-TEST_CASE("bug full-mask-partial-warp: the mask names lanes that do not execute; lane 0 reads an undefined value") {
+TEST_CASE("bug full-mask-partial-warp: the mask names lanes that do not execute, and lane 0 reads an undefined value") {
     // 40 threads: warp 1 has 8 lanes; the block stage's final warp has 2 (one partial per warp).
     Case c = run(with(40, 40), Bug::FullMaskPartialWarp);
     check_clean_off(c);
