@@ -3,6 +3,7 @@
 //
 // Sections: 1. errors and device probe   2. the plan (slots and steps)   3. launching by operator
 //           4. slots to events, atomic order from replaced values   5. public entry points
+#include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -180,31 +181,89 @@ void wait_with_watchdog(cudaStream_t stream, double seconds) {
     }
 }
 
+// ---- compaction on the device: most slots stay empty, so copy back only the events ---------------
+__global__ void mark_used(const DeviceRecord* buf, uint64_t slots, uint32_t* used) {
+    for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < slots; i += uint64_t(gridDim.x) * blockDim.x)
+        used[i] = uint8_t(buf[i].event.kind) != kEmptySlot;
+}
+// index[i] is slot i's position among the used slots; operands are renumbered the same way.
+__global__ void compact(const DeviceRecord* buf, uint64_t slots, const uint32_t* index, DeviceRecord* out) {
+    for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < slots; i += uint64_t(gridDim.x) * blockDim.x) {
+        if (uint8_t(buf[i].event.kind) == kEmptySlot) continue;
+        DeviceRecord r = buf[i];
+        for (uint32_t& d : r.event.dep)
+            if (d != kNoEvent) d = index[d];
+        out[index[i]] = r;
+    }
+}
+
+// Page-locked staging for the copy back, kept between captures (copies from pageable memory
+// run several times slower).
+DeviceRecord* pinned_records(size_t count) {
+    static DeviceRecord* buffer = nullptr;
+    static size_t capacity = 0;
+    if (count > capacity) {
+        if (buffer) cudaFreeHost(buffer);
+        buffer = nullptr;
+        capacity = std::max(count, capacity * 2);
+        RL_CUDA(cudaMallocHost(&buffer, capacity * sizeof(DeviceRecord)));
+    }
+    return buffer;
+}
+
 // ---- 4. slots to events; atomic order from replaced values ----------------------------------------
 // Each atomic returned the value it replaced: starting from the output's initial value, the next
-// atomic is the one that replaced the current value. Where several did (an operand that leaves the
-// value unchanged), the one that leaves it unchanged goes first, which gives the same bits.
+// atomic is one that replaced the current value. A value can recur (x + a - a), so several atomics
+// may have replaced the same value: try them in the order of their timestamps, an atomic that left
+// the value unchanged first, and back up when a choice leads to a dead end.
 void order_atomics(Trace& t, const std::vector<uint64_t>& old_bits, uint64_t initial, uint64_t mask) {
     std::vector<uint32_t> atomics;
     for (uint32_t i = 0; i < t.events.size(); ++i)
         if (t.events[i].kind == EventKind::Atomic) atomics.push_back(i);
     if (atomics.empty()) return;
-    std::multimap<uint64_t, uint32_t> by_old;
-    for (uint32_t i : atomics) by_old.insert({old_bits[i] & mask, i});
+    std::map<uint64_t, std::vector<uint32_t>> by_old;  // candidates in preference order
+    std::sort(atomics.begin(), atomics.end(), [&](uint32_t a, uint32_t b) {
+        return t.times[a].globaltimer_ns < t.times[b].globaltimer_ns;
+    });
+    for (uint32_t i : atomics) by_old[old_bits[i] & mask].push_back(i);
+    for (auto& [old, list] : by_old)
+        std::stable_partition(list.begin(), list.end(), [&](uint32_t i) { return (t.events[i].value & mask) == old; });
+
+    std::vector<uint8_t> used(t.events.size(), 0);
+    std::vector<std::pair<uint64_t, size_t>> stack;  // (state before this position, candidate tried)
+    std::vector<uint32_t> order;
     uint64_t state = initial & mask;
+    size_t next_choice = 0, steps = 0;
+    while (order.size() < atomics.size()) {
+        if (++steps > 50'000'000) throw Error("the GPU's atomic order could not be reconstructed (search limit reached)");
+        auto it = by_old.find(state);
+        bool placed = false;
+        if (it != by_old.end()) {
+            for (size_t c = next_choice; c < it->second.size(); ++c) {
+                uint32_t i = it->second[c];
+                if (used[i]) continue;
+                used[i] = 1;
+                stack.push_back({state, c});
+                order.push_back(i);
+                state = t.events[i].value & mask;
+                next_choice = 0;
+                placed = true;
+                break;
+            }
+        }
+        if (placed) continue;
+        if (stack.empty())
+            throw Error("the GPU's atomic order could not be reconstructed: no atomic replaced the value " + std::to_string(state));
+        used[order.back()] = 0;
+        order.pop_back();
+        std::tie(state, next_choice) = stack.back();
+        stack.pop_back();
+        ++next_choice;
+    }
     uint32_t prev = kNoEvent;
     uint8_t mem_fl = kIdentity;
-    for (uint32_t pos = 0; pos < atomics.size(); ++pos) {
-        auto [lo, hi] = by_old.equal_range(state);
-        if (lo == hi)
-            throw Error("the GPU's atomic order could not be reconstructed: no atomic replaced the value " +
-                        std::to_string(state) + " (atomic " + std::to_string(pos) + " of " + std::to_string(atomics.size()) + ")");
-        auto pick = lo;
-        for (auto it = lo; it != hi; ++it)
-            if ((t.events[it->second].value & mask) == state) pick = it;
-        uint32_t i = pick->second;
-        by_old.erase(pick);
-        Event& e = t.events[i];
+    for (uint32_t pos = 0; pos < order.size(); ++pos) {
+        Event& e = t.events[order[pos]];
         const uint8_t ofl = e.flags;
         uint8_t fl = uint8_t((mem_fl | ofl) & (kUndefined | kStale | kOrderViolated));
         if ((mem_fl & kIdentity) && (ofl & kIdentity)) fl |= kIdentity;
@@ -213,37 +272,28 @@ void order_atomics(Trace& t, const std::vector<uint64_t>& old_bits, uint64_t ini
         e.flags = uint8_t((ofl & kFinisher) | fl);
         e.dep[0] = prev;
         e.aux = pos;
-        prev = i;
+        prev = order[pos];
         mem_fl = fl;
-        state = e.value & mask;
     }
     t.result_event = prev;
 }
 
-Trace convert(const Schedule& s, const Plan& p, const std::vector<DeviceRecord>& slots, const InputData& input) {
+Trace convert(const Schedule& s, const Plan& p, const DeviceRecord* records, size_t count, const InputData& input) {
     Trace t;
     t.schedule = s;
     t.backend = Backend::Cuda;
     t.grid = p.G;
-    std::vector<uint32_t> index(slots.size(), kNoEvent);
-    size_t count = 0;
-    for (size_t i = 0; i < slots.size(); ++i)
-        if (uint8_t(slots[i].event.kind) != kEmptySlot) index[i] = uint32_t(count++);
-    t.events.reserve(count);
-    t.times.reserve(count);
-    std::vector<uint64_t> old_bits;
-    old_bits.reserve(count);
+    t.events.resize(count);
+    t.times.resize(count);
+    std::vector<uint64_t> old_bits(count);
     uint32_t max_step = 0;
-    for (size_t i = 0; i < slots.size(); ++i) {
-        if (index[i] == kNoEvent) continue;
-        Event e = slots[i].event;
-        for (uint32_t& d : e.dep)
-            if (d != kNoEvent) d = d < index.size() ? index[d] : kNoEvent;
-        max_step = std::max<uint32_t>(max_step, e.step);
-        if (e.kind == EventKind::FinalStore) t.result_event = uint32_t(t.events.size());
-        t.events.push_back(e);
-        t.times.push_back({slots[i].globaltimer_ns, slots[i].clock, slots[i].sm});
-        old_bits.push_back(slots[i].atomic_old);
+    for (size_t i = 0; i < count; ++i) {
+        const DeviceRecord& r = records[i];
+        t.events[i] = r.event;
+        t.times[i] = {r.globaltimer_ns, r.clock, r.sm};
+        old_bits[i] = r.atomic_old;
+        max_step = std::max<uint32_t>(max_step, r.event.step);
+        if (r.event.kind == EventKind::FinalStore) t.result_event = uint32_t(i);
     }
     const bool wide = s.type == DType::F64 || s.op == Op::ArgMax || s.op == Op::SumCount || s.op == Op::Witness;
     order_atomics(t, old_bits, p.identity_bits, wide ? ~0ull : 0xffffffffull);
@@ -280,6 +330,7 @@ void attach_rule_hazards(Trace& gpu, const InputData& input) {
     opt.atomic_positions = atomic_positions_of(gpu);
     opt.tickets = tickets_of(gpu);
     Trace emu = emulate(gpu.schedule, input, opt);
+    if (emu.hazards.empty()) return;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>, uint32_t> where;
     for (uint32_t i = 0; i < gpu.events.size(); ++i) {
         const Event& e = gpu.events[i];
@@ -394,17 +445,35 @@ Trace capture_trace(const Schedule& s, const InputData& input, const CaptureOpti
     cudaEventDestroy(stop);
 
     auto t1 = std::chrono::steady_clock::now();
-    std::vector<DeviceRecord> host(slots);
     int overflow = 0;
-    RL_CUDA(cudaMemcpy(host.data(), d_buf.ptr, slots * sizeof(DeviceRecord), cudaMemcpyDeviceToHost));
     RL_CUDA(cudaMemcpy(&overflow, d_overflow.ptr, sizeof(int), cudaMemcpyDeviceToHost));
     if (overflow) throw Error("the GPU trace buffer overflowed (a thread recorded more events than planned): please report this schedule");
+    DeviceBuffer<uint32_t> d_used(slots), d_index(slots);
+    const int grid = int(std::min<uint64_t>((slots + 255) / 256, 4096));
+    mark_used<<<grid, 256, 0, stream>>>(d_buf.ptr, slots, d_used.ptr);
+    RL_CUDA(cudaGetLastError());
+    size_t scratch_bytes = 0;
+    RL_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, d_used.ptr, d_index.ptr, slots, stream));
+    DeviceBuffer<unsigned char> d_scratch(scratch_bytes);
+    RL_CUDA(cub::DeviceScan::ExclusiveSum(d_scratch.ptr, scratch_bytes, d_used.ptr, d_index.ptr, slots, stream));
+    uint32_t last_index = 0, last_used = 0;
+    RL_CUDA(cudaMemcpyAsync(&last_index, d_index.ptr + slots - 1, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+    RL_CUDA(cudaMemcpyAsync(&last_used, d_used.ptr + slots - 1, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+    RL_CUDA(cudaStreamSynchronize(stream));
+    const size_t count = size_t(last_index) + last_used;
+    DeviceBuffer<DeviceRecord> d_compact(count);
+    compact<<<grid, 256, 0, stream>>>(d_buf.ptr, slots, d_index.ptr, d_compact.ptr);
+    RL_CUDA(cudaGetLastError());
+    DeviceRecord* host = pinned_records(count);
+    RL_CUDA(cudaMemcpyAsync(host, d_compact.ptr, count * sizeof(DeviceRecord), cudaMemcpyDeviceToHost, stream));
+    RL_CUDA(cudaStreamSynchronize(stream));
     auto t2 = std::chrono::steady_clock::now();
 
-    Trace t = convert(s, p, host, input);
-    DeviceInfo info = probe_device();
+    Trace t = convert(s, p, host, count, input);
+    static const DeviceInfo info = probe_device();
     t.device = info.name + " (driver " + info.driver + ", CUDA runtime " + info.runtime + ")";
     attach_rule_hazards(t, input);
+    if (t.result_event != kNoEvent) t.result_flags = t.events[t.result_event].flags;
     auto t3 = std::chrono::steady_clock::now();
     if (timing) {
         timing->kernel_ms = kernel_ms;

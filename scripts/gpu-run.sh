@@ -26,6 +26,18 @@ ctest --preset gpu -L gpu --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
 echo "## gpu tests: exit $?" >>"$report"
 grep -E "Test +#|tests passed|MESSAGE|atomics in block order|: [0-9]+$|ERROR|CHECK" "$OUT/gpu-tests.log" | head -60 >>"$report"
 
+echo "== races with and without the amplifier (K runs each)"
+echo "## races on the GPU: K = 20 runs each" >>"$report"
+for delay in 0 2000; do
+  for sched in "--n 256 --block 128 --bug missing-barrier" "--n 256 --block 128 --bug missing-barrier --block-stage smem-tree" \
+               "--n 64 --block 64 --warp smem-sequential --bug volatile-unroll"; do
+    # shellcheck disable=SC2086
+    timeout 60 $rlab check --backend cuda $sched --runs 20 --race-delay $delay >"$OUT/race.tmp" 2>&1
+    echo "- \`$sched --race-delay $delay\`: $(grep -E 'runs on' "$OUT/race.tmp")" >>"$report"
+  done
+done
+echo "- divergent-barrier (\`--n 256 --block 128\`): $(timeout 25 $rlab check --backend cuda --n 256 --block 128 --bug divergent-barrier 2>&1 | tail -1; echo "exit ${PIPESTATUS[0]}")" >>"$report"
+
 echo "== capture benchmark"
 build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
 { echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
@@ -43,7 +55,6 @@ buggy=(
   "--n 40 --block 40 --bug unbounded-source"
   "--n 30 --block 32 --bug uninit-tail"
   "--n 256 --block 128 --bug missing-barrier"
-  "--n 256 --block 128 --bug divergent-barrier"
   "--n 256 --block 128 --bug missing-barrier --block-stage smem-tree"
   "--n 64 --block 64 --warp smem-sequential --bug volatile-unroll"
 )
@@ -77,5 +88,5 @@ for sched in "${buggy[@]}"; do
   echo "- \`$sched\`: exit $?; $(grep -E '^result|^verdict' "$OUT/bug.tmp" | tr '\n' ' ')" >>"$report"
 done
 
-rm -f "$OUT/san.tmp" "$OUT/bug.tmp"
+rm -f "$OUT/san.tmp" "$OUT/bug.tmp" "$OUT/race.tmp"
 cat "$report"

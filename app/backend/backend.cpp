@@ -33,7 +33,7 @@ const GpuStatus& gpu_status() {
     return status;
 }
 
-BackendRun run_backend(const Schedule& s, BackendChoice choice) {
+BackendRun run_backend(const Schedule& s, BackendChoice choice, [[maybe_unused]] uint32_t race_delay_ns) {
     BackendRun run;
     if (choice != BackendChoice::Cpu) {
         const GpuStatus& gpu = gpu_status();
@@ -42,7 +42,9 @@ BackendRun run_backend(const Schedule& s, BackendChoice choice) {
             run.note = "no usable GPU (" + gpu.reason + "): using the CPU emulator";
         } else {
 #ifdef RLAB_HAVE_CUDA
-            run.trace = cuda::capture_trace(s, make_input(s));
+            cuda::CaptureOptions options;
+            options.race_delay_ns = race_delay_ns;
+            run.trace = cuda::capture_trace(s, make_input(s), options);
             return run;
 #endif
         }

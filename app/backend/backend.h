@@ -24,6 +24,8 @@ struct BackendRun {
 
 // Runs the schedule on the chosen backend; throws rl::Error on bad input or when cuda is forced
 // but unavailable. Auto uses the GPU when one is usable, else the emulator.
-BackendRun run_backend(const Schedule& s, BackendChoice choice);
+// race_delay_ns (GPU only): producer warps sleep this long before their shared-memory stores,
+// so that races under the barrier bugs show up on the hardware.
+BackendRun run_backend(const Schedule& s, BackendChoice choice, uint32_t race_delay_ns = 0);
 
 }  // namespace rl

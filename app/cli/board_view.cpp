@@ -117,7 +117,10 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
 
 void print_result(std::ostream& out, const Trace& t, const Analysis& a) {
     const Schedule& s = t.schedule;
-    out << "\nresult    " << format_value(s.op, s.type, t.result_value, t.result_flags) << "\n";
+    out << "\nresult    " << format_value(s.op, s.type, t.result_value, t.result_flags);
+    if ((t.result_flags & kUndefined) && t.backend == Backend::Cuda)
+        out << " by the rules; this GPU returned " << format_value(s.op, s.type, t.result_value);
+    out << "\n";
     out << "reference " << format_value(s.op, s.type, t.reference_value) << "  ("
         << (s.op == Op::Sum ? "exact sum, rounded once" : s.op == Op::Prod ? "product in extended precision" : "exact")
         << ")\n";

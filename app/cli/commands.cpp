@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 
 #include <fstream>
+#include <map>
 #include <iostream>
 
 #include "app/cli/board_view.h"
@@ -16,7 +17,7 @@ BackendRun run_schedule(const TraceArgs& a) {
     BackendChoice choice;
     if (!parse_backend(a.backend, choice)) throw Error("--backend " + a.backend + ": expected auto, cpu or cuda");
     Schedule s = a.schedule.build();
-    BackendRun run = run_backend(s, choice);
+    BackendRun run = run_backend(s, choice, a.race_delay_ns);
     if (!run.note.empty()) std::cerr << "rlab: " << run.note << "\n";
     return run;
 }
@@ -65,12 +66,32 @@ int run_depth(const TraceArgs& a) {
 }
 
 int run_check(const TraceArgs& a) {
+    if (a.runs < 1 || a.runs > 100000) throw Error("--runs " + std::to_string(a.runs) + ": expected 1 to 100000");
     BackendRun run = run_schedule(a);
     Analysis an = analyze(run.trace);
     print_header(std::cout, run.trace);
     print_hazards(std::cout, run.trace);
     print_result(std::cout, run.trace, an);
     const bool bad_result = an.verdict == Verdict::Wrong || an.verdict == Verdict::Undefined || an.verdict == Verdict::OrderViolated;
+    if (a.runs > 1) {
+        // What the hardware returns under a race changes from run to run: count the wrong results
+        // (by value: the rules already call every run of a buggy schedule undefined).
+        std::map<std::string, uint32_t> seen;
+        uint32_t wrong = 0;
+        for (uint32_t r = 0; r < a.runs; ++r) {
+            Trace t = r == 0 ? run.trace : run_schedule(a).trace;
+            const Schedule& s = t.schedule;
+            std::string v = format_value(s.op, s.type, t.result_value);
+            ++seen[v];
+            Trace clean = t;
+            clean.result_flags &= uint8_t(~kUndefined);
+            Verdict verdict = analyze(clean).verdict;
+            if (verdict != Verdict::Exact && verdict != Verdict::WithinBound) ++wrong;
+        }
+        std::cout << "\n" << a.runs << " runs on " << run.trace.device << ": " << wrong << " wrong result(s); values seen:";
+        for (auto& [v, n] : seen) std::cout << " " << v << " (x" << n << ")";
+        std::cout << "\n";
+    }
     return run.trace.hazards.empty() && !bad_result ? 0 : 1;
 }
 

@@ -11,6 +11,8 @@ struct TraceArgs {
     std::string backend = "auto";
     std::string format = "text";
     std::string output;
+    uint32_t race_delay_ns = 0;  // GPU race amplifier
+    uint32_t runs = 1;           // check: run this many times and count wrong results
 };
 
 int run_trace(const TraceArgs& a);   // 0, or 2 on bad input

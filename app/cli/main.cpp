@@ -28,6 +28,10 @@ int main(int argc, char** argv) {
     auto* check = app.add_subcommand("check", "list hazards in plain language; exit 1 when there are any");
     add_schedule_options(*check, check_args.schedule);
     check->add_option("--backend", check_args.backend, "auto|cpu|cuda")->capture_default_str();
+    check->add_option("--runs", check_args.runs, "run K times and count the wrong results (races show on a GPU)");
+    check->add_option("--race-delay", check_args.race_delay_ns,
+                      "GPU race amplifier: producer warps sleep NS nanoseconds before their shared stores");
+    trace->add_option("--race-delay", trace_args.race_delay_ns, "GPU race amplifier (nanoseconds)");
 
     std::string import_file;
     auto* import = app.add_subcommand("import", "validate a trace JSON file and print its summary");

@@ -60,7 +60,7 @@ TEST_CASE("600 random schedules: GPU trace equals the emulator's, event for even
             gpu = cuda::capture_trace(s, in);
         } catch (const Error& e) {
             // the one legitimate refusal: a cooperative grid larger than the GPU can hold at once
-            INFO("capture failed: " << e.what());
+            INFO("capture failed: " << std::string(e.what()));
             REQUIRE(std::string(e.what()).find("cannot all be resident") != std::string::npos);
             continue;
         }
