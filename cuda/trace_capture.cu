@@ -326,6 +326,10 @@ Trace convert(const Schedule& s, const Plan& p, const DeviceRecord* records, siz
 // Hazards are judged by the CUDA rules, which the emulator applies: replay it in the GPU's order
 // and attach its hazards to the GPU events at the same block, thread, step and kind.
 void attach_rule_hazards(Trace& gpu, const InputData& input) {
+    // Without an injected bug the rules object only to order (a non-commutative operator) and to
+    // per-element atomics; anything else is clean, and the replay can be skipped.
+    const Schedule& s = gpu.schedule;
+    if (s.bugs == 0 && s.op != Op::Witness && s.effective_grid_stage() != GridStage::AtomicElement) return;
     EmulatorOptions opt;
     opt.atomic_positions = atomic_positions_of(gpu);
     opt.tickets = tickets_of(gpu);

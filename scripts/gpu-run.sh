@@ -9,6 +9,7 @@ OUT=${OUT:-/tmp/rlab-gpu}
 mkdir -p "$OUT"
 report="$OUT/report.md"
 jobs=$(nproc)
+rlab=build/gpu/app/cli/rlab
 {
   echo "# GPU run $(date -u +%Y-%m-%dT%H:%MZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv 2>&1
@@ -42,7 +43,7 @@ echo "== capture benchmark"
 build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
 { echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
 echo "== compute-sanitizer"
-rlab=build/gpu/app/cli/rlab
+
 correct=(
   "--n 4096 --block 256 --items 4"
   "--n 5000 --block 96 --items 3 --warp smem-sequential --block-stage smem-tree --grid-stage last-block"

@@ -8,7 +8,7 @@ cmake --preset default >/dev/null
 cmake --build --preset default -j "$(nproc)"
 lab=build/default/app/imgui/reduction-lab
 if [ -x "$lab" ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-  exec "$lab" --lesson eight-threads "$@"
+  exec "$lab" "$@"
 fi
 [ -x "$lab" ] && echo "(no display: showing the example in the terminal; run $lab on a desktop)"
 exec build/default/app/cli/rlab "$@"
