@@ -21,8 +21,9 @@ void timings_panel(LabState& s, const Rect& r) {
     if (!begin_fixed("Timings (measured)", r)) return ImGui::End();
     if (s.timings.sets.empty()) {
         ImGui::TextWrapped("No measurements yet.");
-        ImGui::TextWrapped("Run `rlab bench --json docs/measurements/DEVICE-DATE.json` on a GPU machine; the times of this "
-                           "schedule and its alternatives appear here on a log-log plot with the device and date.");
+        ImGui::TextWrapped("Measured timings (JSON in the `rlab bench` format of DESIGN.md, in docs/measurements) appear "
+                           "here on a log-log plot with their device and date. The benchmark itself is not built yet "
+                           "(issue 8); docs/gpu holds what the H200 run measured so far.");
         ImGui::TextDisabled("Looked in:");
         for (const std::string& p : s.timings.searched) ImGui::TextDisabled("  %s", p.c_str());
         ImGui::End();
