@@ -22,6 +22,11 @@ if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs"; } >"$OUT/bui
   tail -40 "$OUT/build.log"; echo "BUILD FAILED" >>"$report"; exit 1
 fi
 
+if [ "${RLAB_GPU_ONLY:-}" = bench ]; then  # a quick re-measure of the capture cost alone
+  build/gpu/tests/gpu/rlab_capture_bench | tee "$OUT/capture-bench.txt"
+  exit 0
+fi
+
 echo "== gpu tests"
 ctest --preset gpu -L gpu --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
 echo "## gpu tests: exit $?" >>"$report"
