@@ -700,6 +700,32 @@ void dispatch_op(const Schedule& s, const InputData& in, const EmulatorOptions& 
 
 }  // namespace
 
+uint64_t identity_bits(const Schedule& s) {
+    if (s.has(Bug::WrongIdentity)) return 0;
+    auto bits = [&](auto acc) -> uint64_t {
+        using A = decltype(acc);
+        switch (s.op) {
+            case Op::Sum: return pack_value(SumOp<A>::identity());
+            case Op::Max: return pack_value(MaxOp<A>::identity());
+            case Op::Min: return pack_value(MinOp<A>::identity());
+            case Op::Prod: return pack_value(ProdOp<A>::identity());
+            case Op::Witness: return pack_value(WitnessOp::identity());
+            case Op::ArgMax:
+                if constexpr (sizeof(A) == 4) return pack_value(ArgMaxOp<A>::identity());
+                break;
+            case Op::SumCount:
+                if constexpr (sizeof(A) == 4) return pack_value(SumCountOp<A>::identity());
+                break;
+        }
+        throw Error("--op " + std::string(to_string(s.op)) + " is not available with --type " + std::string(to_string(s.type)));
+    };
+    switch (s.type) {
+        case DType::F64: return bits(double{});
+        case DType::I32: return bits(int32_t{});
+        default: return bits(float{});
+    }
+}
+
 TraceEstimate estimate_trace(const Schedule& s) {
     // An upper bound: loads and thread combines (2n), then per thread at most one identity fill and
     // the warp stage's events (xor and the unbounded bug loops combine in every lane at every level),

@@ -38,6 +38,9 @@ std::string check_traceable(const Schedule& s, uint64_t max_bytes = 0);
 Trace emulate(const Schedule& s, const InputData& input, const EmulatorOptions& options = {});
 Trace emulate(const Schedule& s);
 
+// The packed identity the kernels start from (0 under the wrong-identity bug).
+uint64_t identity_bits(const Schedule& s);
+
 // The reference result: exact sum, double-precision product, exact max/min/argmax, [0, n-1] witness.
 void fill_reference(Trace& t, const InputData& input);
 

@@ -151,22 +151,6 @@ template <bool kRecord> void launch(const Schedule& s, const Launch& l) {
 
 size_t tracked_size(const Schedule&) { return 16; }  // Tracked<V> is at most 16 bytes
 
-uint64_t identity_bits(const Schedule& s) {
-    // The emulator knows each operator's identity; ask it through a one-element trace's fill.
-    Schedule one = s;
-    one.n = 1;
-    one.block = 2;
-    one.grid = 1;
-    one.bugs = s.bugs & uint16_t(Bug::WrongIdentity);
-    one.input.kind = InputKind::Iota;
-    one.input.values.clear();
-    one.grid_stage = GridStage::TwoPass;
-    Trace t = emulate(one);
-    for (const Event& e : t.events)
-        if (e.kind == EventKind::IdentityFill) return e.value;
-    return 0;
-}
-
 // Waits for the stream, but not forever: a deadlocked buggy kernel must not hang the program.
 void wait_with_watchdog(cudaStream_t stream, double seconds) {
     auto start = std::chrono::steady_clock::now();

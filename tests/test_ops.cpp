@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 #include "core/exact_sum.h"
+#include "core/emulator.h"
 #include "core/ops.h"
 
 using namespace rl;
@@ -104,4 +105,18 @@ TEST_CASE("exact sum: equals integer arithmetic on values built from scaled inte
     ExactSum s;
     for (double x : {1.0, 0x1.0p-24, 0x1.0p-60}) s.add(x);
     CHECK(s.rounded_float() == 1.0f + 0x1.0p-23f);  // above the float tie, so it rounds up
+}
+
+TEST_CASE("identity_bits: what the kernels start from, and 0 under the wrong-identity bug") {
+    Schedule s;
+    s.op = Op::Max;
+    CHECK(unpack_value<float>(identity_bits(s)) == -__builtin_huge_valf());
+    s.op = Op::Prod;
+    s.type = DType::I32;
+    CHECK(unpack_value<int32_t>(identity_bits(s)) == 1);
+    s.bugs = uint16_t(Bug::WrongIdentity);
+    CHECK(identity_bits(s) == 0);
+    s = Schedule{};
+    s.op = Op::Witness;
+    CHECK(unpack_value<WitnessValue>(identity_bits(s)).lo == kWitnessEmpty);
 }
