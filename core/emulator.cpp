@@ -110,6 +110,7 @@ public:
         grid_step_ = step_;
         finish_grid();
         order_atomics();
+        group_hazards();
         report_order_violations();
         t_.step_count = uint16_t(max_step_ + 1);
     }
@@ -622,6 +623,29 @@ private:
     }
 
     // ---- 8. hazards -----------------------------------------------------------------------------
+    // One hazard per warp instruction: the same kind, warp and step across lanes becomes one entry
+    // with a lane mask (the events keep their own hazard flag).
+    void group_hazards() {
+        std::vector<Hazard> grouped;
+        for (Hazard& h : t_.hazards) {
+            if (!grouped.empty()) {
+                Hazard& g = grouped.back();
+                const Event &a = t_.events[g.event], &b = t_.events[h.event];
+                if (g.kind == h.kind && g.block == h.block && g.warp == h.warp && a.step == b.step && a.kind == b.kind &&
+                    (g.lanes & h.lanes) == 0) {
+                    g.lanes |= h.lanes;
+                    continue;
+                }
+            }
+            grouped.push_back(std::move(h));
+        }
+        for (Hazard& g : grouped) {
+            int n = std::popcount(g.lanes);
+            if (n > 1) g.what += " (and " + std::to_string(n - 1) + " more lane(s) of this warp at this step)";
+        }
+        t_.hazards = std::move(grouped);
+    }
+
     // An order violation matters where it reaches the result: report the merges, in the result's
     // dependency cone, that first broke left-to-right order.
     void report_order_violations() {
