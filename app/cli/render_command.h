@@ -16,6 +16,8 @@ struct RenderArgs {
     std::string theme = "dark";
     float font_scale = 1.0f;
     std::string dump_scene;
+    std::string trace_file;      // a saved trace (rlab trace --format json) instead of running the schedule
+    std::string view = "steps";  // steps | time (GPU traces only)
 };
 
 CLI::App* add_render_command(CLI::App& app, RenderArgs& args);

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include "core/emulator.h"
+#include "core/trace_io.h"
 
 namespace rl::lab {
 
@@ -25,17 +27,62 @@ bool LabState::rerun() {
         error = e.what();
         return false;
     }
+    trace_file.clear();
+    adopt_trace();
+    run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return true;
+}
+
+bool LabState::load_trace(const std::string& path) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::ifstream in(path);
+    if (!in) {
+        error = path + ": cannot open";
+        return false;
+    }
+    try {
+        trace = read_trace_json(in);
+    } catch (const std::exception& e) {
+        error = path + ": " + e.what();
+        return false;
+    }
+    schedule = trace.schedule;  // the knobs show what produced the trace; changing one runs it here
+    backend_note.clear();
+    trace_file = path;
+    adopt_trace();
+    run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return true;
+}
+
+bool LabState::set_time_view(bool on) {
+    if (on) {
+        if (std::string why = render::time_view_unavailable(trace); !why.empty()) {
+            notice = why;
+            time_view = false;
+            return false;
+        }
+    }
+    notice.clear();
+    if (time_view != on) view_fitted = false;
+    time_view = on;
+    return true;
+}
+
+void LabState::adopt_trace() {
     layout = render::build_layout(trace);
+    time_layout = render::build_time_layout(trace);
+    if (time_view && time_layout.rows.empty()) {
+        time_view = false;  // a new emulator run cannot stay in the time view
+        notice = render::time_view_unavailable(trace);
+    }
     analysis = Analysis{};
     analysis_ready = false;
-    run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     error.clear();
     cursor.step = std::min(cursor.step, last());
     selected = kNoEvent;
     cone.clear();
     cone_size = 0;
     view_fitted = false;
-    return true;
 }
 
 void LabState::finish_analysis() {

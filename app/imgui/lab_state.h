@@ -6,6 +6,7 @@
 #include "app/backend/backend.h"
 #include "app/imgui/timings.h"
 #include "app/render/scene.h"
+#include "app/render/time_scene.h"
 #include "core/analysis.h"
 #include "core/trace.h"
 
@@ -26,6 +27,8 @@ struct LabState {
     Analysis analysis;
     bool analysis_ready = false;  // analysed after the first frame is shown: a large trace appears sooner
     double run_ms = 0;            // how long the last run took (emulator or GPU, plus analysis)
+    std::string trace_file;       // the saved trace shown (--trace), empty when the schedule was run here
+    render::TimeLayout time_layout;  // rows per warp at GPU timestamps (empty for emulator traces)
 
     // What is seen.
     render::Cursor cursor;
@@ -41,6 +44,8 @@ struct LabState {
     bool font_dirty = true;
     Rect canvas;                  // where the canvas is in the window this frame
     std::string zoom = "fit";     // start view: fit | lane
+    bool time_view = false;       // the canvas shows time per warp instead of steps (GPU traces only)
+    std::string notice;           // a one-line message for the transport panel (e.g. why the time view is off)
 
     Timings timings;
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
@@ -49,6 +54,11 @@ struct LabState {
 
     // Runs the current schedule on the backend; on bad input keeps the old trace and sets `error`.
     bool rerun();
+    // Shows a trace saved by `rlab trace --format json`; on a bad file keeps the old trace and sets `error`.
+    bool load_trace(const std::string& path);
+    // Switches the canvas between steps and time; refuses time for traces without timestamps (sets `notice`).
+    bool set_time_view(bool on);
+    void adopt_trace();           // layouts and selection for a new trace
     void finish_analysis();       // runs analyze() if the current trace has not been analysed yet
     void select(uint32_t event);
     void set_step(int step, float t = 1.0f);

@@ -28,6 +28,7 @@ using namespace rl;
 struct Options {
     cli::ScheduleArgs schedule;
     std::string backend = "auto", lesson, screenshot, dump_scene, size = "1600x900", theme = "dark", zoom = "fit";
+    std::string trace_file, view = "steps";
     std::vector<std::string> timings;
     int step = -1, frames = -1, bench_frames = 0;
     float progress = 1.0f, font_scale = 1.0f;
@@ -72,6 +73,9 @@ int main(int argc, char** argv) {
     cli::add_schedule_options(app, o.schedule);
     app.add_option("--backend", o.backend, "auto|cpu|cuda")->capture_default_str();
     app.add_option("--lesson", o.lesson, "open a lesson by name");
+    app.add_option("--trace", o.trace_file, "show a trace saved by `rlab trace --format json` instead of running a schedule");
+    app.add_option("--view", o.view, "steps (one row per step) | time (one row per warp at GPU timestamps; T toggles)")
+        ->capture_default_str();
     app.add_option("--step", o.step, "open at this step (default 0)");
     app.add_option("--progress", o.progress, "animation progress of that step, 0..1 (values in flight below 0.65)");
     app.add_option("--select", o.select, "select this event index (its details and dependency cone)");
@@ -124,8 +128,16 @@ int main(int argc, char** argv) {
         std::cerr << "reduction-lab: --backend " << o.backend << ": expected auto, cpu or cuda\n";
         return 2;
     }
-    if (!s.rerun()) {
+    if (o.view != "steps" && o.view != "time") {
+        std::cerr << "reduction-lab: --view " << o.view << ": expected steps or time\n";
+        return 2;
+    }
+    if (!(o.trace_file.empty() ? s.rerun() : s.load_trace(o.trace_file))) {
         std::cerr << "reduction-lab: " << s.error << "\n";
+        return 2;
+    }
+    if (o.view == "time" && !s.set_time_view(true)) {
+        std::cerr << "reduction-lab: --view time: " << s.notice << "\n";
         return 2;
     }
     if (!s.backend_note.empty()) std::cerr << "reduction-lab: " << s.backend_note << "\n";
@@ -197,8 +209,11 @@ int main(int argc, char** argv) {
         const float Hh = float(wh);
         s.canvas = {L, 0, std::max(50.0f, float(ww) - L - R), std::max(50.0f, Hh - B)};
         if (!s.view_fitted) {
-            s.view = s.zoom == "lane" ? render::lane_view(s.layout, s.canvas.w, s.canvas.h, 0, 0, fs)
-                                      : render::fit_view(s.layout, s.canvas.w, s.canvas.h, fs);
+            if (s.time_view)
+                s.view = render::fit_time_view(s.time_layout, s.canvas.w, s.canvas.h, fs);
+            else
+                s.view = s.zoom == "lane" ? render::lane_view(s.layout, s.canvas.w, s.canvas.h, 0, 0, fs)
+                                          : render::fit_view(s.layout, s.canvas.w, s.canvas.h, fs);
             s.view_fitted = true;
         }
         s.view.width = s.canvas.w;
@@ -218,7 +233,8 @@ int main(int argc, char** argv) {
 
         s.view.selected = s.selected;
         s.view.cone = s.cone.empty() ? nullptr : &s.cone;
-        s.last_scene = render::build_scene(s.trace, s.layout, s.cursor, s.view);
+        s.last_scene = s.time_view ? render::build_time_scene(s.trace, s.time_layout, s.cursor, s.view)
+                                   : render::build_scene(s.trace, s.layout, s.cursor, s.view);
         const render::Palette& P = render::palette(s.dark);
         renderer.begin_frame(fbw, fbh, P.background);
         renderer.draw(s.last_scene, int(s.canvas.x), int(s.canvas.y), fbw, fbh);

@@ -20,8 +20,13 @@ void canvas_panel(LabState& s, const Rect& r) {
                                ImGuiButtonFlags_MouseButtonMiddle);
     const ImGuiIO& io = ImGui::GetIO();
     const float mx = io.MousePos.x - r.x, my = io.MousePos.y - r.y;
-    if (ImGui::IsItemHovered() && io.MouseWheel != 0.0f)
-        render::zoom_view(s.view, s.layout, io.MouseWheel > 0 ? 1.25f : 0.8f, mx, my);
+    if (ImGui::IsItemHovered() && io.MouseWheel != 0.0f) {
+        const float f = io.MouseWheel > 0 ? 1.25f : 0.8f;
+        if (s.time_view)
+            render::zoom_time_view(s.view, s.time_layout, f, mx, my);
+        else
+            render::zoom_view(s.view, s.layout, f, mx, my);
+    }
     for (int b = 0; b < 3; ++b) {
         if (ImGui::IsItemActive() && ImGui::IsMouseDragging(b, 2.0f)) {
             s.view.x0 -= io.MouseDelta.x / s.view.px_per_col;

@@ -48,6 +48,7 @@ void handle_shortcuts(LabState& s) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) s.playing = false, s.set_step(s.last());
     if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) s.jump_next_hazard();
     if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) s.view_fitted = false;
+    if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) s.set_time_view(!s.time_view);
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) s.select(kNoEvent);
 }
 

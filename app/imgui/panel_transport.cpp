@@ -34,6 +34,16 @@ void transport_panel(LabState& s, const Rect& r) {
     ImGui::SameLine();
     if (ImGui::Button("fit")) s.view_fitted = false;
     ImGui::SameLine();
+    {
+        // Disabled for emulator traces, which have no timestamps; hovering says why.
+        const bool can_time = render::time_view_unavailable(s.trace).empty();
+        ImGui::BeginDisabled(!can_time);
+        if (ImGui::Button(s.time_view ? "steps (T)" : "time (T)")) s.set_time_view(!s.time_view);
+        ImGui::EndDisabled();
+        if (!can_time && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s", render::time_view_unavailable(s.trace).c_str());
+    }
+    ImGui::SameLine();
     if (ImGui::Button(s.dark ? "light" : "dark")) s.dark = !s.dark;
     ImGui::SameLine();
     if (ImGui::Button("A-")) s.font_scale = std::max(0.75f, s.font_scale - 0.25f), s.font_dirty = true, s.view_fitted = false;
@@ -51,7 +61,10 @@ void transport_panel(LabState& s, const Rect& r) {
         s.set_step(st, std::clamp(pos - float(st) + 1.0f, 0.0f, 1.0f));
     }
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", s.backend_line().c_str());
+    if (!s.notice.empty())
+        ImGui::TextColored(ImVec4(0.94f, 0.89f, 0.26f, 1.0f), "%s", s.notice.c_str());
+    else
+        ImGui::TextDisabled("%s", s.backend_line().c_str());
     ImGui::End();
 }
 

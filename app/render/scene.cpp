@@ -625,7 +625,7 @@ const char* pattern_name(Pattern p) {
 }
 const char* role_name(BoxRole r) {
     static const char* k[] = {"value", "travelling", "folded", "barrier", "mask-lane", "warp-band", "row-highlight", "badge",
-                              "label-back"};
+                              "label-back", "time-mark", "wait"};
     return k[size_t(r)];
 }
 }  // namespace

@@ -27,7 +27,8 @@ enum class Pattern : uint8_t {
 };
 
 // What a box stands for; tests and picking use it.
-enum class BoxRole : uint8_t { Value, Travelling, Folded, Barrier, MaskLane, WarpBand, RowHighlight, Badge, LabelBack };
+// TimeMark and Wait belong to the time view (time_scene.h): an event at its timestamp, a barrier wait.
+enum class BoxRole : uint8_t { Value, Travelling, Folded, Barrier, MaskLane, WarpBand, RowHighlight, Badge, LabelBack, TimeMark, Wait };
 
 struct Palette {
     Color background, text, text_dim, grid_line, warp_band, row_current;

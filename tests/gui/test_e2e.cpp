@@ -85,3 +85,58 @@ TEST_CASE("e2e: rlab render writes the canvas as a PNG without a window") {
     CHECK(count_colour(px, 0x009e73) > 500);
     CHECK(run(std::string(RLAB_CLI_EXE) + " render --size 12 --png " + png) == 2);
 }
+
+TEST_CASE("e2e: --trace opens a saved GPU trace in the time view; bad files and emulator traces exit 2") {
+    const std::string gpu = std::string(RLAB_SOURCE_DIR) + "/docs/gpu/traces/gpu-trace-smem-512.json";
+    const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-time.png";
+    const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-time.json";
+    std::remove(png.c_str());
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --trace " + gpu + " --view time --step 10 --size 1280x720 --quit --screenshot " +
+                png + " --dump-scene " + json) == 0);
+    int w = 0, h = 0;
+    std::vector<uint8_t> px;
+    REQUIRE(rl::render::read_png(png, w, h, px));
+    CHECK(w == 1280);
+    const std::string scene = slurp(json);
+    CHECK(count_of(scene, "\"role\":\"time-mark\"") == 3244);  // every event of the trace at its time
+    CHECK(count_of(scene, "\"role\":\"wait\"") == 48);         // 4 blocks x 3 barriers x 4 warps
+    CHECK(count_of(scene, "block 2  warp 3") == 1);
+    // The same trace in the step view: loaded, not re-run (the run would need the GPU).
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --trace " + gpu + " --quit --dump-scene " + json) == 0);
+    CHECK(count_of(slurp(json), "\"role\":\"time-mark\"") == 0);
+    CHECK(count_of(slurp(json), "\"role\":\"folded\"") > 0);  // 512 lanes fit only folded
+
+    const std::string bad = std::string(RLAB_TEST_TMP) + "/e2e-bad-trace.json";
+    std::ofstream(bad) << "{\"version\": 1, \"schedule\": 3}";
+    CHECK(run(std::string(RLAB_LAB_EXE) + " --trace " + bad + " --quit") == 2);
+    CHECK(run(std::string(RLAB_LAB_EXE) + " --trace " + bad + ".missing --quit") == 2);
+    CHECK(run(std::string(RLAB_LAB_EXE) + " --backend cpu --view time --quit") == 2);
+    CHECK(run(std::string(RLAB_LAB_EXE) + " --trace " + gpu + " --view sideways --quit") == 2);
+    // The one-line reason reaches the user.
+    const std::string err = std::string(RLAB_TEST_TMP) + "/e2e-time-err.txt";
+    std::system((std::string(RLAB_LAB_EXE) + " --backend cpu --view time --quit 2>" + err).c_str());
+    CHECK(slurp(err) == "reduction-lab: --view time: time view needs a GPU trace (emulator traces have no timestamps)\n");
+    std::system((std::string(RLAB_LAB_EXE) + " --trace " + bad + " --quit 2>" + err).c_str());
+    const std::string bad_line = slurp(err);
+    CHECK(bad_line.find("trace JSON:") != std::string::npos);
+    CHECK(count_of(bad_line, "\n") == 1);
+}
+
+TEST_CASE("e2e: rlab render --trace draws a saved GPU trace in either view") {
+    const std::string gpu = std::string(RLAB_SOURCE_DIR) + "/docs/gpu/traces/gpu-trace-eight.json";
+    const std::string png = std::string(RLAB_TEST_TMP) + "/render-time.png";
+    std::remove(png.c_str());
+    REQUIRE(run(std::string(RLAB_CLI_EXE) + " render --trace " + gpu + " --view time --size 800x400 --png " + png) == 0);
+    int w = 0, h = 0;
+    std::vector<uint8_t> px;
+    REQUIRE(rl::render::read_png(png, w, h, px));
+    CHECK(w == 800);
+    CHECK(count_colour(px, 0x0072b2) > 50);  // value marks
+    REQUIRE(run(std::string(RLAB_CLI_EXE) + " render --trace " + gpu + " --step 4 --size 800x500 --png " + png) == 0);
+    REQUIRE(rl::render::read_png(png, w, h, px));
+    CHECK(count_colour(px, 0x0072b2) > 15 * 500);  // the same picture as the emulator's eight threads
+    const std::string bad = std::string(RLAB_TEST_TMP) + "/render-bad-trace.json";
+    std::ofstream(bad) << "not json";
+    CHECK(run(std::string(RLAB_CLI_EXE) + " render --trace " + bad + " --png " + png) == 2);
+    CHECK(run(std::string(RLAB_CLI_EXE) + " render --backend cpu --view time --png " + png) == 2);
+}
