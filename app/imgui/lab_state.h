@@ -44,6 +44,7 @@ struct LabState {
     bool font_dirty = true;
     Rect canvas;                  // where the canvas is in the window this frame
     std::string zoom = "fit";     // start view: fit | lane
+    double time_from = 0, time_to = -1;  // --time-window: the time view's first fit (cycles)
     bool time_view = false;       // the canvas shows time per warp instead of steps (GPU traces only)
     std::string notice;           // a one-line message for the transport panel (e.g. why the time view is off)
 

@@ -28,7 +28,7 @@ using namespace rl;
 struct Options {
     cli::ScheduleArgs schedule;
     std::string backend = "auto", lesson, screenshot, dump_scene, size = "1600x900", theme = "dark", zoom = "fit";
-    std::string trace_file, view = "steps";
+    std::string trace_file, view = "steps", time_window;
     std::vector<std::string> timings;
     int step = -1, frames = -1, bench_frames = 0;
     float progress = 1.0f, font_scale = 1.0f;
@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
     app.add_option("--trace", o.trace_file, "show a trace saved by `rlab trace --format json` instead of running a schedule");
     app.add_option("--view", o.view, "steps (one row per step) | time (one row per warp at GPU timestamps; T toggles)")
         ->capture_default_str();
+    app.add_option("--time-window", o.time_window, "FROM:TO cycles the time view first shows (e.g. 13500:17500, the barriers)");
     app.add_option("--step", o.step, "open at this step (default 0)");
     app.add_option("--progress", o.progress, "animation progress of that step, 0..1 (values in flight below 0.65)");
     app.add_option("--select", o.select, "select this event index (its details and dependency cone)");
@@ -134,6 +135,11 @@ int main(int argc, char** argv) {
     }
     if (!(o.trace_file.empty() ? s.rerun() : s.load_trace(o.trace_file))) {
         std::cerr << "reduction-lab: " << s.error << "\n";
+        return 2;
+    }
+    if (!o.time_window.empty() &&
+        (std::sscanf(o.time_window.c_str(), "%lf:%lf", &s.time_from, &s.time_to) != 2 || s.time_to <= s.time_from)) {
+        std::cerr << "reduction-lab: --time-window " << o.time_window << ": expected FROM:TO cycles, FROM < TO\n";
         return 2;
     }
     if (o.view == "time" && !s.set_time_view(true)) {
@@ -210,7 +216,7 @@ int main(int argc, char** argv) {
         s.canvas = {L, 0, std::max(50.0f, float(ww) - L - R), std::max(50.0f, Hh - B)};
         if (!s.view_fitted) {
             if (s.time_view)
-                s.view = render::fit_time_view(s.time_layout, s.canvas.w, s.canvas.h, fs);
+                s.view = render::fit_time_view(s.time_layout, s.canvas.w, s.canvas.h, fs, s.time_from, s.time_to);
             else
                 s.view = s.zoom == "lane" ? render::lane_view(s.layout, s.canvas.w, s.canvas.h, 0, 0, fs)
                                           : render::fit_view(s.layout, s.canvas.w, s.canvas.h, fs);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <string>
 
 namespace rl::render {
 
@@ -77,7 +78,7 @@ TimeLayout build_time_layout(const Trace& t) {
 
 float time_x(const View& v, double cycles) { return float(v.gutter() + (cycles - v.x0) * v.px_per_col); }
 
-View fit_time_view(const TimeLayout& l, float width, float height, float font_scale) {
+View fit_time_view(const TimeLayout& l, float width, float height, float font_scale, double from, double to) {
     View v;
     v.width = width;
     v.height = height;
@@ -86,6 +87,10 @@ View fit_time_view(const TimeLayout& l, float width, float height, float font_sc
     const float lanes_h = std::max(40.0f, height - v.header() - 8.0f * font_scale);
     v.x0 = -0.01 * l.span;  // a little room so marks at zero are not cut by the gutter
     v.px_per_col = lanes_w / (l.span * 1.02);
+    if (to > from) {
+        v.x0 = from;
+        v.px_per_col = lanes_w / (to - from);
+    }
     const float rows = float(std::max<size_t>(1, l.rows.size())) + (l.second_launch ? 0.5f : 0.0f);
     v.row_h = std::clamp(lanes_h / rows, 14.0f * font_scale, 90.0f * font_scale);
     v.y0 = 0;
@@ -128,9 +133,7 @@ double nice_step(double px_per_unit, double min_px) {
 
 std::string cycles_text(double c) {
     char buf[32];
-    if (std::fabs(c) >= 10000) snprintf(buf, sizeof buf, "%.0fk", c / 1000.0);
-    else if (std::fabs(c) >= 1000) snprintf(buf, sizeof buf, "%.1fk", c / 1000.0);
-    else snprintf(buf, sizeof buf, "%.0f", c);
+    snprintf(buf, sizeof buf, "%.0f", c);  // whole cycles: "14500", never two ticks rounded to the same "14k"
     return buf;
 }
 
@@ -242,9 +245,25 @@ Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, con
                                BoxRole::LabelBack, 1, kNoEvent, 1});
     s.overlay_boxes.push_back({g, top - 2.0f, v.width - g, 2.0f, P.grid_line, P.grid_line, 0, 0, Pattern::Solid,
                                BoxRole::LabelBack, 1, kNoEvent, 1});
-    s.overlay_texts.push_back({10.0f * fs, 14.0f * fs, 13.0f * fs, P.text_dim, "warp", Align::Left, kNoEvent});
-    s.overlay_texts.push_back({g + 6.0f * fs, 14.0f * fs, 14.0f * fs, P.text,
-                               "time: clock64 cycles since each block's first event", Align::Left, kNoEvent});
+    // The axis's meaning sits over the gutter, leaving the header's width to the legend and the ticks.
+    s.overlay_texts.push_back({10.0f * fs, 14.0f * fs, 13.0f * fs, P.text, "time: clock64 cycles", Align::Left, kNoEvent});
+    s.overlay_texts.push_back({10.0f * fs, 32.0f * fs, 13.0f * fs, P.text_dim, "since the block's start", Align::Left, kNoEvent});
+    {
+        // Legend: colour repeats what the mark's height and the stripes already say.
+        float lx = g + 8.0f * fs;
+        const float ly = 14.0f * fs, sz = 13.0f * fs;
+        const auto key = [&](Color kc, Pattern p, float w, float h, const char* what) {
+            if (lx + w + 8.0f * fs + float(std::char_traits<char>::length(what)) * 0.6f * sz > v.width) return;
+            s.overlay_boxes.push_back({lx, ly - h * 0.5f, w, h, kc, kc, 0, 1.0f, p, BoxRole::LabelBack, 1, kNoEvent, 1});
+            lx += w + 5.0f * fs;
+            s.overlay_texts.push_back({lx, ly, sz, P.text_dim, what, Align::Left, kNoEvent});
+            lx += float(std::char_traits<char>::length(what)) * 0.6f * sz + 14.0f * fs;
+        };
+        key(P.value, Pattern::Solid, 4.0f * fs, 14.0f * fs, "register");
+        key(P.store, Pattern::Solid, 4.0f * fs, 14.0f * fs, "shared memory");
+        key(P.text, Pattern::Solid, 6.0f * fs, 18.0f * fs, "barrier arrival");
+        key(P.barrier, Pattern::Bars, 28.0f * fs, 10.0f * fs, "waiting");
+    }
     for (double x = std::ceil(std::max(0.0, t_lo) / tick) * tick; x <= t_hi; x += tick) {
         const float sx = time_x(v, x);
         if (sx < g + 10.0f * fs) continue;

@@ -36,7 +36,8 @@ struct TimeLayout {
 TimeLayout build_time_layout(const Trace& t);
 
 // Whole time range and every warp in view. The View's x0 / px_per_col mean cycles here, not columns.
-View fit_time_view(const TimeLayout& l, float width, float height, float font_scale = 1.0f);
+// from/to (cycles) narrow the window, e.g. to the block stage's barriers; to <= from means the whole span.
+View fit_time_view(const TimeLayout& l, float width, float height, float font_scale = 1.0f, double from = 0, double to = -1);
 void zoom_time_view(View& v, const TimeLayout& l, float factor, float sx, float sy);
 
 // Pure function of (trace, time layout, cursor, view): events of the cursor's step are highlighted, later ones dimmed.
