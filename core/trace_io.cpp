@@ -127,6 +127,18 @@ template <class T> T need_uint(const json& j, const char* key, const std::string
     return T(x);
 }
 
+std::string need_string(const json& j, const char* key, const std::string& where) {
+    const json& v = need(j, key, where);
+    if (!v.is_string()) fail(where + " \"" + key + "\" must be a string");
+    return v.get<std::string>();
+}
+
+double need_number(const json& j, const char* key, const std::string& where) {
+    const json& v = need(j, key, where);
+    if (!v.is_number()) fail(where + " \"" + key + "\" must be a number");
+    return v.get<double>();
+}
+
 uint64_t parse_hex(const json& v, const std::string& where) {
     if (!v.is_string()) fail(where + " must be a hex string such as 0x0000000042100000");
     const std::string s = v.get<std::string>();
@@ -232,7 +244,18 @@ void write_trace_json(std::ostream& out, const Trace& t) {
     out << " ]\n}\n";
 }
 
+Trace read_trace_json_document(std::istream& in);
+
+// Any type mismatch the checks above miss still ends as a one-line error, never a crash.
 Trace read_trace_json(std::istream& in) {
+    try {
+        return read_trace_json_document(in);
+    } catch (const json::exception& e) {
+        fail(std::string("unexpected content: ") + e.what());
+    }
+}
+
+Trace read_trace_json_document(std::istream& in) {
     json j;
     try {
         j = json::parse(in);
@@ -245,17 +268,20 @@ Trace read_trace_json(std::istream& in) {
         fail("unknown version " + version.dump() + " (this rlab reads version " + std::to_string(kTraceJsonVersion) + ")");
     Trace t;
     t.schedule = parse_schedule(need(j, "schedule", "the document"));
-    const std::string backend = need(j, "backend", "the document").get<std::string>();
+    const std::string backend = need_string(j, "backend", "the document");
     if (backend != "cpu" && backend != "cuda") fail("\"backend\" must be \"cpu\" or \"cuda\"");
     t.backend = backend == "cuda" ? Backend::Cuda : Backend::Cpu;
-    t.device = need(j, "device", "the document").get<std::string>();
+    t.device = need_string(j, "device", "the document");
     t.grid = need_uint<uint32_t>(j, "grid", "the document", 0x7fffffff);
     t.step_count = need_uint<uint16_t>(j, "step_count", "the document", 0xffff);
     const json& fb = need(j, "finisher_block", "the document");
     t.finisher_block = fb.is_null() ? kNoEvent : need_uint<uint32_t>(j, "finisher_block", "the document", 0xffffffffu);
     const json& ss = need(j, "scope_start", "the document");
     if (!ss.is_array() || ss.size() != 4) fail("\"scope_start\" must list 4 steps");
-    for (int i = 0; i < 4; ++i) t.scope_start[i] = ss[i].get<uint16_t>();
+    for (int i = 0; i < 4; ++i) {
+        if (!ss[i].is_number_unsigned() || ss[i].get<uint64_t>() > 0xffff) fail("\"scope_start\" must list 4 steps");
+        t.scope_start[i] = ss[i].get<uint16_t>();
+    }
     const json& inputs = need(j, "inputs", "the document");
     if (!inputs.is_array()) fail("\"inputs\" must be a list of numbers");
     for (const auto& x : inputs) {
@@ -310,8 +336,8 @@ Trace read_trace_json(std::istream& in) {
         t.result_flags = t.events[t.result_event].flags;
     }
     t.reference_value = parse_hex(need(result, "reference_bits", "\"result\""), "\"result\" \"reference_bits\"");
-    t.reference_exact = need(result, "reference", "\"result\"").get<double>();
-    t.abs_sum = need(result, "abs_sum", "\"result\"").get<double>();
+    t.reference_exact = need_number(result, "reference", "\"result\"");
+    t.abs_sum = need_number(result, "abs_sum", "\"result\"");
     const json& hz = need(j, "hazards", "the document");
     if (!hz.is_array()) fail("\"hazards\" must be a list");
     for (size_t i = 0; i < hz.size(); ++i) {
@@ -324,7 +350,7 @@ Trace read_trace_json(std::istream& in) {
         out.block = need_uint<uint32_t>(h, "block", where, 0xffffffffu);
         out.warp = need_uint<uint32_t>(h, "warp", where, 31);
         out.lanes = uint32_t(parse_hex(need(h, "lanes", where), where + " \"lanes\""));
-        out.what = need(h, "what", where).get<std::string>();
+        out.what = need_string(h, "what", where);
         t.hazards.push_back(std::move(out));
     }
     return t;

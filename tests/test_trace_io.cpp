@@ -106,6 +106,13 @@ TEST_CASE("malformed traces give a one-line error, never a crash") {
     CHECK(mutate([](auto& j) { j["events"][3].erase("step"); }).find("event 3 has no \"step\"") != std::string::npos);
     CHECK(mutate([](auto& j) { j["result"]["event"] = -1; }).find("result") != std::string::npos);
     for (const std::string& msg : {mutate([](auto& j) { j["version"] = "one"; })}) CHECK(msg.find('\n') == std::string::npos);
+    // wrong types anywhere: still one clear line (found by mutating traces at random)
+    CHECK(mutate([](auto& j) { j["backend"] = nullptr; }).find("\"backend\" must be a string") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["device"] = 3; }).find("\"device\" must be a string") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["result"]["reference"] = "x"; }).find("must be a number") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["scope_start"][1] = "x"; }).find("scope_start") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["inputs"][0] = "x"; }).find("inputs") != std::string::npos);
+    CHECK(!mutate([](auto& j) { j["events"][0]["flags"] = "x"; }).empty());
 }
 
 TEST_CASE("Chrome trace: valid JSON, a track per warp, flow arrows for shuffles") {
