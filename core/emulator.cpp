@@ -776,6 +776,10 @@ std::string check_traceable(const Schedule& s, uint64_t max_bytes) {
     if (s.chunk() > 60000)
         return "each thread would take " + std::to_string(s.chunk()) +
                " items, more than the 60000 steps a trace can show; raise --grid or --block";
+    const uint64_t G = s.grid_size(), P = std::min<uint64_t>(s.block, G);
+    if ((G + P - 1) / P > 60000)
+        return "the finishing stage would give each of its " + std::to_string(P) + " threads " +
+               std::to_string((G + P - 1) / P) + " block partials, more than the 60000 steps a trace can show; raise --block or --items";
     TraceEstimate e = estimate_trace(s);
     if (e.bytes > max_bytes) {
         char buf[320];

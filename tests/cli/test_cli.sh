@@ -68,6 +68,8 @@ one_line_error "truncated JSON"
 expect 2 "trace too large is refused up front" -- "$RLAB" trace --n 4294967295 --block 1024 --items 4
 contains err "GB" "size estimate in the refusal"
 expect 2 "unwritable output" -- "$RLAB" trace -o /nonexistent/dir/t.json
+expect 2 "too many block partials per finishing thread" -- "$RLAB" depth --n 300000 --block 1
+contains err "finishing stage" "finisher refusal says why"
 expect 0 "help" -- "$RLAB" trace --help
 contains out "--grid-stage" "help lists schedule flags"
 

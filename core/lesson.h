@@ -1,0 +1,119 @@
+// core/lesson.h — lessons: TOML files loaded into schedules and steps, and a player that resolves each
+// step to a trace, a cursor, narrative with every number filled from the trace, and checked expectations.
+// The format is documented in lessons/README.md.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+#include "core/analysis.h"
+#include "core/trace.h"
+
+namespace rl {
+
+// A problem in a lesson file, with where it is (line and column are 1-based; 0 when unknown).
+struct LessonError {
+    std::string file;
+    int line = 0, column = 0;
+    std::string what;
+    std::string str() const;  // "file:line:column: what"
+};
+
+// One stated expectation: `key = value` in a step's [step.expect] table.
+struct Expectation {
+    std::string key;     // a quantity name ("span", "verdict", ...) or "hazard"
+    std::string op;      // ==, !=, <, <=, >, >=
+    std::string rhs;     // a quantity name, a number or a text, as written
+    // For key "hazard": the kind and, optionally, where (-1 = any).
+    std::string hazard_kind;
+    long hazard_block = -1, hazard_warp = -1, hazard_lane = -1;
+    int line = 0, column = 0;
+    std::string written;  // the expectation as the author wrote it, for messages
+};
+
+struct KnowledgeCheck {
+    std::string question;
+    std::vector<std::string> choices;  // empty: an open question
+    std::string answer;                // may carry placeholders
+};
+
+struct LessonStep {
+    std::string at = "start";          // where in the trace (see lessons/README.md)
+    std::vector<std::pair<std::string, std::string>> overrides;  // schedule fields changed for this step
+    Schedule schedule;                 // the lesson's schedule with the overrides applied
+    std::string text;                  // Markdown with {placeholders}
+    std::vector<Expectation> expect;
+    std::optional<KnowledgeCheck> check;
+    int line = 0;                      // where the step starts in the file
+};
+
+struct Lesson {
+    std::string name;   // the file's stem: what --lesson NAME takes
+    std::string file;
+    std::string title;
+    std::string summary;
+    Schedule schedule;
+    std::vector<LessonStep> steps;
+};
+
+// Parses one lesson from TOML text; on failure returns nullopt and appends the problems to errors.
+std::optional<Lesson> parse_lesson(const std::string& toml_text, const std::string& name, const std::string& file,
+                                   std::vector<LessonError>& errors);
+std::optional<Lesson> load_lesson_file(const std::string& path, std::vector<LessonError>& errors);
+
+struct LessonSet {
+    std::vector<Lesson> lessons;        // sorted by name; malformed files are left out
+    std::vector<LessonError> errors;    // one or more per malformed file
+};
+// Loads every *.toml in dir. One bad file never stops the others.
+LessonSet load_lessons(const std::string& dir);
+
+// Where the lessons live: $RLAB_LESSONS_DIR, else the first `lessons/` holding README.md found walking up
+// from the executable's folder (so build trees inside the repository find it), else "" (not found).
+std::string find_lessons_dir(const std::string& executable_path = "");
+
+// Everything computed about one step: named quantities (numbers and text) used for placeholders and checks.
+struct Quantity {
+    std::string text;
+    std::optional<double> number;
+};
+using Quantities = std::map<std::string, Quantity>;
+
+struct ExpectationResult {
+    std::string written;   // as the author wrote it
+    bool ok = false;
+    std::string message;   // plain language: what was expected and what the trace shows
+};
+
+struct PlayedStep {
+    Trace trace;
+    Analysis analysis;
+    int cursor_step = 0;              // the trace step the lesson points at
+    uint32_t event = kNoEvent;        // the event it points at, when the place names one
+    std::string where;                // what is at that place, in words ("shfl_down offset 4")
+    std::string narrative;            // Markdown with placeholders filled
+    std::string question, answer;     // filled knowledge check (empty when none)
+    std::vector<std::string> choices;
+    std::vector<ExpectationResult> results;
+    std::vector<std::string> problems;  // a place not found, an unknown placeholder, a schedule that cannot run
+    Quantities values;
+    bool ok() const;                  // no problems and every expectation holds
+};
+
+// The quantities of one trace at one cursor (see lessons/README.md for the list).
+Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor_step, uint32_t event);
+// Replaces {name} with its text (prev_name: the previous step's); {{ and }} are literal braces.
+// Unknown names are reported in problems and left visible as {name?}.
+std::string fill_placeholders(const std::string& text, const Quantities& q, const Quantities* prev,
+                              std::vector<std::string>* problems);
+
+// Plays step k (0-based); prev is the previous step's quantities (for prev_* names), or null.
+PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev = nullptr);
+// Plays every step in order.
+std::vector<PlayedStep> play_lesson(const Lesson& lesson);
+
+// The names a placeholder or an expectation may use (without the prev_ prefix).
+const std::vector<std::string>& quantity_names();
+
+}  // namespace rl
