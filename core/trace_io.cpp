@@ -373,10 +373,8 @@ void write_chrome_trace(std::ostream& out, const Trace& t) {
         if (!first) out << ",\n";
         first = false;
     };
-    std::vector<uint8_t> named;
     for (uint32_t i = 0; i < t.events.size(); ++i) {
         const Event& e = t.events[i];
-        std::string pid = std::to_string(e.block), tid = std::to_string(e.warp());
         sep();
         out << json({{"name", to_string(e.kind)}, {"cat", to_string(e.kind)}, {"ph", "X"}, {"ts", ts(i)}, {"dur", dur},
                      {"pid", e.block}, {"tid", e.warp()},
