@@ -84,6 +84,7 @@ struct ExpectationResult {
     std::string written;   // as the author wrote it
     bool ok = false;
     std::string message;   // plain language: what was expected and what the trace shows
+    int line = 0, column = 0;  // where the expectation is written
 };
 
 struct PlayedStep {

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/lessons_command.h"
 #ifdef RLAB_HAVE_RENDER
 #include "app/cli/render_command.h"
 #endif
@@ -37,6 +38,9 @@ int main(int argc, char** argv) {
     auto* import = app.add_subcommand("import", "validate a trace JSON file and print its summary");
     import->add_option("FILE", import_file, "trace JSON written by rlab trace --format json")->required();
 
+    LessonsArgs lessons_args;
+    auto* lessons = add_lessons_command(app, lessons_args);
+
 #ifdef RLAB_HAVE_RENDER
     RenderArgs render_args;
     auto* render = add_render_command(app, render_args);
@@ -57,6 +61,7 @@ int main(int argc, char** argv) {
         if (*depth) return run_depth(depth_args);
         if (*check) return run_check(check_args);
         if (*import) return run_import(import_file);
+        if (*lessons) return run_lessons(lessons_args);
 #ifdef RLAB_HAVE_RENDER
         if (*render) return run_render(render_args);
 #endif

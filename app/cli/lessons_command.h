@@ -1,0 +1,22 @@
+// app/cli/lessons_command.h — `rlab lessons [--check] [--show NAME]`: list, play and verify the lessons.
+#pragma once
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace rl::cli {
+
+struct LessonsArgs {
+    bool check = false;   // play every lesson on the emulator and verify each expectation
+    std::string show;     // print one lesson's steps with the narrative filled from the trace
+    std::string only;     // --lesson NAME: check or list only this lesson
+    std::string dir;      // --dir: the lessons folder (default: RLAB_LESSONS_DIR, or lessons/ found from rlab)
+};
+
+CLI::App* add_lessons_command(CLI::App& app, LessonsArgs& args);
+// 0 all good, 1 an expectation failed (or a step could not be played), 2 a malformed lesson or no lessons folder.
+int run_lessons(const LessonsArgs& args);
+
+}  // namespace rl::cli

@@ -1,0 +1,836 @@
+// core/lesson.cpp — lesson loader (toml++ with source positions) and player (trace, cursor, placeholders, checks).
+// Sections: errors and names · loading (schedule, steps, expectations) · finding files · quantities ·
+// placeholders · places in the trace · expectations · playing.
+#include "core/lesson.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/emulator.h"
+
+namespace rl {
+namespace fs = std::filesystem;
+
+// ---- errors and names ------------------------------------------------------------------------------
+
+std::string LessonError::str() const {
+    std::string s = file;
+    if (line > 0) s += ":" + std::to_string(line) + ":" + std::to_string(column);
+    return s + ": " + what;
+}
+
+namespace {
+
+const std::vector<std::string> kScheduleKeys{"n", "block", "grid", "items", "assign", "warp", "block-stage",
+                                              "grid-stage", "op", "type", "input", "seed", "bug"};
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+    return s;
+}
+
+std::string number_text(double v) {
+    char buf[64];
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+        snprintf(buf, sizeof buf, "%.0f", v);
+    else
+        snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+std::string toml_scalar_text(const toml::node& n) {
+    if (auto s = n.value<std::string>(); s && n.is_string()) return *s;
+    if (n.is_integer()) return std::to_string(*n.value<int64_t>());
+    if (n.is_floating_point()) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.17g", *n.value<double>());
+        return buf;
+    }
+    if (n.is_boolean()) return *n.value<bool>() ? "yes" : "no";
+    return {};
+}
+
+struct Loader {
+    std::string file;
+    std::vector<LessonError>& errors;
+    size_t before;
+
+    void error(const toml::source_region& r, std::string what) {
+        errors.push_back({file, int(r.begin.line), int(r.begin.column), std::move(what)});
+    }
+    bool failed() const { return errors.size() > before; }
+
+    // Applies a [schedule] table (or a step's override table) to s; records overrides when asked.
+    void apply_schedule(const toml::table& t, Schedule& s, std::vector<std::pair<std::string, std::string>>* record,
+                        bool override_bugs) {
+        bool n_given = false, input_values = false;
+        for (auto&& [k, v] : t) {
+            const std::string key(k.str());
+            if (std::find(kScheduleKeys.begin(), kScheduleKeys.end(), key) == kScheduleKeys.end()) {
+                error(k.source(), "unknown schedule field '" + key + "'; expected one of " + join(kScheduleKeys));
+                continue;
+            }
+            std::vector<std::string> values;
+            if (auto* arr = v.as_array()) {
+                if (key != "bug" && key != "input") {
+                    error(v.source(), "schedule field '" + key + "' takes one value, not a list");
+                    continue;
+                }
+                std::string joined;
+                for (auto&& item : *arr) {
+                    std::string one = toml_scalar_text(item);
+                    if (one.empty() || (key == "input" && !(item.is_integer() || item.is_floating_point()))) {
+                        error(item.source(), "schedule field '" + key + "': expected " +
+                                                 (key == "bug" ? "bug names (" + allowed_values("bug") + ")" : "numbers"));
+                        continue;
+                    }
+                    if (key == "bug")
+                        values.push_back(one);
+                    else
+                        joined += (joined.empty() ? "" : ",") + one;
+                }
+                if (key == "input") values.push_back(joined);
+            } else {
+                std::string one = toml_scalar_text(v);
+                if (one.empty() || v.is_boolean()) {
+                    error(v.source(), "schedule field '" + key + "': expected " + allowed_values(key));
+                    continue;
+                }
+                values.push_back(one);
+            }
+            if (key == "bug" && override_bugs) s.bugs = 0;
+            if (key == "n") n_given = true;
+            for (auto& val : values) {
+                if (std::string e = set_field(s, key, val); !e.empty()) {
+                    error(v.source(), e);
+                } else if (record) {
+                    record->push_back({key, val});
+                }
+            }
+            if (key == "input" && s.input.kind == InputKind::Values) input_values = true;
+        }
+        if (input_values && !n_given) s.n = s.input.values.size();
+    }
+
+    static bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+    // Every {placeholder} must name a quantity; prev_ names only after the first step.
+    void check_placeholders(const toml::node& n, const std::string& text, bool has_prev) {
+        for (size_t i = 0; i < text.size(); ++i) {
+            if (text[i] == '{' && i + 1 < text.size() && text[i + 1] == '{') { ++i; continue; }
+            if (text[i] != '{') continue;
+            size_t j = text.find('}', i);
+            if (j == std::string::npos) {
+                error(n.source(), "an unclosed '{' in the text (write {{ for a literal brace)");
+                return;
+            }
+            std::string name = text.substr(i + 1, j - i - 1);
+            std::string base = name.rfind("prev_", 0) == 0 ? name.substr(5) : name;
+            const auto& names = quantity_names();
+            if (std::find(names.begin(), names.end(), base) == names.end())
+                error(n.source(), "unknown placeholder {" + name + "}; the names are listed in lessons/README.md");
+            else if (base != name && !has_prev)
+                error(n.source(), "placeholder {" + name + "} needs a previous step; the first step has none");
+            i = j;
+        }
+    }
+
+    bool parse_hazard_spec(const toml::node& v, Expectation& e) {
+        if (auto s = v.value<std::string>(); s && v.is_string()) {
+            e.hazard_kind = *s;
+        } else if (auto* t = v.as_table()) {
+            for (auto&& [k, x] : *t) {
+                const std::string key(k.str());
+                if (key == "kind" && x.is_string()) e.hazard_kind = *x.value<std::string>();
+                else if (key == "block" && x.is_integer()) e.hazard_block = long(*x.value<int64_t>());
+                else if (key == "warp" && x.is_integer()) e.hazard_warp = long(*x.value<int64_t>());
+                else if (key == "lane" && x.is_integer()) e.hazard_lane = long(*x.value<int64_t>());
+                else {
+                    error(k.source(), "hazard expectation: '" + key + "' is not one of kind (text), block, warp, lane (integers)");
+                    return false;
+                }
+            }
+        } else {
+            error(v.source(), "hazard expectation: expected a kind name or a table {kind, block, warp, lane}");
+            return false;
+        }
+        HazardKind hk;
+        if (!parse_hazard_kind(e.hazard_kind, hk)) {
+            error(v.source(), "unknown hazard kind '" + e.hazard_kind +
+                                  "'; expected one of mask-names-inactive-lanes, read-from-non-participating-lane, "
+                                  "uninitialised-tail, wrong-identity, shared-memory-race, divergent-barrier, "
+                                  "order-violation, atomic-contention, implicit-warp-sync");
+            return false;
+        }
+        e.written = e.key + " " + e.hazard_kind;
+        if (e.hazard_block >= 0) e.written += " block " + std::to_string(e.hazard_block);
+        if (e.hazard_warp >= 0) e.written += " warp " + std::to_string(e.hazard_warp);
+        if (e.hazard_lane >= 0) e.written += " lane " + std::to_string(e.hazard_lane);
+        return true;
+    }
+
+    void parse_expect(const toml::table& t, LessonStep& step, bool has_prev) {
+        const auto& names = quantity_names();
+        for (auto&& [k, v] : t) {
+            const std::string key(k.str());
+            Expectation e;
+            e.key = key;
+            e.line = int(k.source().begin.line);
+            e.column = int(k.source().begin.column);
+            if (key == "hazard" || key == "no_hazard") {
+                if (auto* arr = v.as_array()) {
+                    for (auto&& item : *arr) {
+                        Expectation one = e;
+                        if (parse_hazard_spec(item, one)) step.expect.push_back(one);
+                    }
+                } else if (parse_hazard_spec(v, e)) {
+                    step.expect.push_back(e);
+                }
+                continue;
+            }
+            if (std::find(names.begin(), names.end(), key) == names.end()) {
+                error(k.source(), "unknown expectation '" + key + "'; expected hazard, no_hazard or a quantity name (lessons/README.md)");
+                continue;
+            }
+            std::string rhs = toml_scalar_text(v);
+            if (rhs.empty() && !v.is_string()) {
+                error(v.source(), "expectation '" + key + "': expected a number, a text or \"OP NAME\" such as \"< serial_depth\"");
+                continue;
+            }
+            e.op = "==";
+            if (v.is_string()) {
+                for (const char* op : {"==", "!=", "<=", ">=", "<", ">"}) {
+                    if (rhs.rfind(op, 0) == 0) {
+                        e.op = op;
+                        rhs = rhs.substr(std::string(op).size());
+                        break;
+                    }
+                }
+                while (!rhs.empty() && rhs.front() == ' ') rhs.erase(rhs.begin());
+            }
+            if (rhs.rfind("prev_", 0) == 0 && !has_prev)
+                error(v.source(), "expectation '" + key + "' uses " + rhs + " but the first step has no previous step");
+            e.rhs = rhs;
+            e.written = key + " " + e.op + " " + rhs;
+            step.expect.push_back(e);
+        }
+    }
+
+    void parse_step(const toml::table& t, const Lesson& lesson, LessonStep& step, size_t index) {
+        step.line = int(t.source().begin.line);
+        step.schedule = lesson.schedule;
+        bool has_text = false;
+        for (auto&& [k, v] : t) {
+            const std::string key(k.str());
+            if (key == "at") {
+                if (!v.is_string()) error(v.source(), "'at' expects a text such as \"shuffle offset 4\" or \"step 2\"");
+                else step.at = *v.value<std::string>();
+            } else if (key == "text") {
+                if (!v.is_string()) {
+                    error(v.source(), "'text' expects a (Markdown) string");
+                } else {
+                    step.text = *v.value<std::string>();
+                    has_text = true;
+                    check_placeholders(v, step.text, index > 0);
+                }
+            } else if (key == "schedule") {
+                if (auto* st = v.as_table()) apply_schedule(*st, step.schedule, &step.overrides, true);
+                else error(v.source(), "'schedule' in a step expects a table of schedule fields to change");
+            } else if (key == "expect") {
+                if (auto* et = v.as_table()) parse_expect(*et, step, index > 0);
+                else error(v.source(), "'expect' expects a table such as { span = \"tree_depth\" }");
+            } else if (key == "check") {
+                auto* ct = v.as_table();
+                if (!ct) {
+                    error(v.source(), "'check' expects a table with question, answer and optional choices");
+                    continue;
+                }
+                KnowledgeCheck kc;
+                for (auto&& [ck, cv] : *ct) {
+                    const std::string ckey(ck.str());
+                    if ((ckey == "question" || ckey == "answer") && cv.is_string()) {
+                        (ckey == "question" ? kc.question : kc.answer) = *cv.value<std::string>();
+                        check_placeholders(cv, *cv.value<std::string>(), index > 0);
+                    } else if (ckey == "choices" && cv.is_array()) {
+                        for (auto&& c : *cv.as_array()) {
+                            if (c.is_string()) kc.choices.push_back(*c.value<std::string>());
+                            else error(c.source(), "check choices must be texts");
+                        }
+                    } else {
+                        error(ck.source(), "check: '" + ckey + "' is not one of question, answer (texts), choices (list of texts)");
+                    }
+                }
+                if (kc.question.empty() || kc.answer.empty())
+                    error(v.source(), "check needs both a question and an answer");
+                else if (!kc.choices.empty() &&
+                         std::find(kc.choices.begin(), kc.choices.end(), kc.answer) == kc.choices.end())
+                    error(v.source(), "check: the answer must be one of the choices");
+                step.check = kc;
+            } else {
+                error(k.source(), "unknown step field '" + key + "'; expected at, text, schedule, expect, check");
+            }
+        }
+        if (!has_text) error(t.source(), "step " + std::to_string(index + 1) + " has no text");
+        if (std::string e = validate(step.schedule); !e.empty())
+            error(t.source(), "step " + std::to_string(index + 1) + ": " + e);
+        else if (std::string e2 = check_traceable(step.schedule, 256u << 20); !e2.empty())
+            error(t.source(), "step " + std::to_string(index + 1) + ": " + e2);
+    }
+};
+
+}  // namespace
+
+// ---- loading ---------------------------------------------------------------------------------------
+
+std::optional<Lesson> parse_lesson(const std::string& text, const std::string& name, const std::string& file,
+                                   std::vector<LessonError>& errors) {
+    Loader L{file, errors, errors.size()};
+    toml::table root;
+    try {
+        root = toml::parse(text, file);
+    } catch (const toml::parse_error& e) {
+        L.error(e.source(), "TOML syntax: " + std::string(e.description()));
+        return std::nullopt;
+    }
+    Lesson lesson;
+    lesson.name = name;
+    lesson.file = file;
+    const toml::source_region top{{1, 1}, {1, 1}, nullptr};
+    bool has_schedule = false;
+    const toml::array* steps = nullptr;
+    for (auto&& [k, v] : root) {
+        const std::string key(k.str());
+        if (key == "title" || key == "summary") {
+            if (!v.is_string()) L.error(v.source(), "'" + key + "' expects a text");
+            else (key == "title" ? lesson.title : lesson.summary) = *v.value<std::string>();
+        } else if (key == "schedule") {
+            if (auto* t = v.as_table()) {
+                L.apply_schedule(*t, lesson.schedule, nullptr, false);
+                has_schedule = true;
+                if (std::string e = validate(lesson.schedule); !e.empty() && !L.failed()) L.error(v.source(), e);
+            } else {
+                L.error(v.source(), "'schedule' expects a table of schedule fields");
+            }
+        } else if (key == "step") {
+            steps = v.as_array();
+            if (!steps || !steps->is_array_of_tables()) {
+                L.error(v.source(), "'step' expects [[step]] tables");
+                steps = nullptr;
+            }
+        } else {
+            L.error(k.source(), "unknown top-level field '" + key + "'; expected title, summary, schedule, [[step]]");
+        }
+    }
+    if (lesson.title.empty()) L.error(top, "missing 'title' (a text at the top of the file)");
+    if (!has_schedule) L.error(top, "missing [schedule] table");
+    if (!steps || steps->empty()) L.error(top, "no [[step]] tables: a lesson needs at least one step");
+    if (L.failed()) return std::nullopt;
+    for (size_t i = 0; i < steps->size(); ++i) {
+        LessonStep st;
+        L.parse_step(*(*steps)[i].as_table(), lesson, st, i);
+        lesson.steps.push_back(std::move(st));
+    }
+    if (L.failed()) return std::nullopt;
+    return lesson;
+}
+
+std::optional<Lesson> load_lesson_file(const std::string& path, std::vector<LessonError>& errors) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        errors.push_back({path, 0, 0, "cannot read the file"});
+        return std::nullopt;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_lesson(ss.str(), fs::path(path).stem().string(), path, errors);
+}
+
+LessonSet load_lessons(const std::string& dir) {
+    LessonSet set;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+        set.errors.push_back({dir, 0, 0, "no lessons folder here (set RLAB_LESSONS_DIR)"});
+        return set;
+    }
+    std::vector<fs::path> files;
+    for (auto& ent : fs::directory_iterator(dir, ec))
+        if (ent.path().extension() == ".toml") files.push_back(ent.path());
+    std::sort(files.begin(), files.end());
+    for (auto& f : files)
+        if (auto l = load_lesson_file(f.string(), set.errors)) set.lessons.push_back(std::move(*l));
+    return set;
+}
+
+// ---- finding the lessons ---------------------------------------------------------------------------
+
+std::string find_lessons_dir(const std::string& executable_path) {
+    if (const char* env = std::getenv("RLAB_LESSONS_DIR"); env && *env) return env;
+    std::error_code ec;
+    fs::path exe = executable_path.empty() ? fs::read_symlink("/proc/self/exe", ec) : fs::path(executable_path);
+    if (exe.empty()) return {};
+    exe = fs::absolute(exe, ec).lexically_normal();
+    for (fs::path p = exe.parent_path(); !p.empty(); p = p.parent_path()) {
+        if (fs::exists(p / "lessons" / "README.md", ec)) return (p / "lessons").string();
+        if (fs::exists(p / "share" / "rlab" / "lessons", ec)) return (p / "share" / "rlab" / "lessons").string();
+        if (p == p.parent_path()) break;
+    }
+    return {};
+}
+
+// ---- quantities ------------------------------------------------------------------------------------
+
+const std::vector<std::string>& quantity_names() {
+    static const std::vector<std::string> names{
+        "n", "block", "grid", "items", "warps", "threads", "op", "type", "assign", "warp", "block_stage", "grid_stage",
+        "input", "bugs", "commutative", "events", "steps", "work", "span", "serial_depth", "tree_depth",
+        "span_thread", "span_warp", "span_block", "span_grid", "work_thread", "work_warp", "work_block", "work_grid",
+        "identity_combines", "redundant_combines", "saved_depth", "result", "result_bits", "reference",
+        "reference_bits", "exact_reference", "abs_error", "exact_error", "rel_error", "ulps", "error_bound", "bound_formula",
+        "verdict", "hazards", "hazard_kinds", "first_hazard", "hazard_rule", "atomics", "atomic_chain", "barriers",
+        "shuffles", "shared_stores", "shared_loads", "warp_syncs", "block_partials", "partial_loads", "tickets",
+        "grid_syncs", "identity_fills", "undefined_events", "step", "where", "offset", "offsets", "row", "lane0",
+        "combines_here", "event_value", "inputs"};
+    return names;
+}
+
+namespace {
+
+std::string describe_place(const Trace& t, int step) {
+    std::set<EventKind> kinds;
+    const Event* shuffle = nullptr;
+    for (const Event& e : t.events) {
+        if (e.step != step) continue;
+        kinds.insert(e.kind);
+        if (e.kind == EventKind::Shuffle && !shuffle) shuffle = &e;
+    }
+    if (shuffle)
+        return std::string(t.schedule.effective_warp() == WarpStage::ShflXor ? "shfl_xor" : "shfl_down") + " offset " +
+               std::to_string(shuffle->shuffle_offset());
+    if (kinds.count(EventKind::Load)) return "load, accumulate";
+    if (kinds.count(EventKind::PartialLoad)) return "load block partials";
+    if (kinds.count(EventKind::Combine) && kinds.count(EventKind::SharedLoad)) return "shared-memory level";
+    if (kinds.count(EventKind::SharedLoad)) return "load warp partials";
+    if (kinds.count(EventKind::SharedStore)) return "store to shared";
+    if (kinds.count(EventKind::Barrier)) return "__syncthreads()";
+    if (kinds.count(EventKind::WarpSync)) return "__syncwarp()";
+    if (kinds.count(EventKind::Atomic)) return "atomic";
+    if (kinds.count(EventKind::BlockPartial)) return "block partial out";
+    if (kinds.count(EventKind::Ticket)) return "last-block ticket";
+    if (kinds.count(EventKind::GridSync)) return "grid.sync()";
+    if (kinds.count(EventKind::FinalStore)) return "final store";
+    if (kinds.count(EventKind::IdentityFill)) return "identity fill";
+    return "step " + std::to_string(step);
+}
+
+bool carries_value(EventKind k) {
+    return k == EventKind::Load || k == EventKind::Combine || k == EventKind::IdentityFill ||
+           k == EventKind::SharedLoad || k == EventKind::PartialLoad || k == EventKind::FinalStore ||
+           k == EventKind::Atomic;
+}
+
+std::string hex_bits(uint64_t bits, DType type) {
+    char buf[32];
+    if (type == DType::F64) snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)bits);
+    else snprintf(buf, sizeof buf, "0x%08llx", (unsigned long long)(bits & 0xffffffffull));
+    return buf;
+}
+
+}  // namespace
+
+Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uint32_t event) {
+    Quantities q;
+    const Schedule& s = t.schedule;
+    auto num = [&](const char* k, double v) { q[k] = {number_text(v), v}; };
+    auto txt = [&](const char* k, std::string v) { q[k] = {std::move(v), std::nullopt}; };
+    auto sci = [&](const char* k, double v) {
+        char buf[48];
+        snprintf(buf, sizeof buf, v == 0 ? "%.0f" : "%.3g", v);
+        q[k] = {buf, v};
+    };
+    num("n", double(s.n));
+    num("block", s.block);
+    num("grid", t.grid);
+    num("items", s.items);
+    num("warps", s.warps_per_block());
+    num("threads", double(uint64_t(t.grid) * s.block));
+    txt("op", std::string(to_string(s.op)));
+    txt("type", std::string(to_string(s.type)));
+    txt("assign", std::string(to_string(s.effective_assign())));
+    txt("warp", std::string(to_string(s.effective_warp())));
+    txt("block_stage", std::string(to_string(s.block_stage)));
+    txt("grid_stage", std::string(to_string(s.effective_grid_stage())));
+    txt("input", std::string(to_string(s.input.kind)));
+    std::vector<std::string> bugs;
+    for (Bug b : bug_list(s.bugs)) bugs.push_back(std::string(to_string(b)));
+    txt("bugs", bugs.empty() ? "none" : join(bugs));
+    txt("commutative", is_commutative(s.op) ? "yes" : "no");
+    num("events", double(t.events.size()));
+    num("steps", t.step_count);
+    num("work", double(a.work));
+    num("span", a.span);
+    num("serial_depth", double(a.serial_depth));
+    num("tree_depth", a.tree_depth);
+    num("saved_depth", double(a.serial_depth) - double(a.span));
+    const char* span_names[4] = {"span_thread", "span_warp", "span_block", "span_grid"};
+    const char* work_names[4] = {"work_thread", "work_warp", "work_block", "work_grid"};
+    for (int i = 0; i < 4; ++i) {
+        num(span_names[i], a.span_by_scope[i]);
+        num(work_names[i], double(a.work_by_scope[i]));
+    }
+    num("identity_combines", double(a.identity_combines));
+    num("redundant_combines", double(a.redundant_combines));
+    const bool undefined = (t.result_flags & kUndefined) != 0;
+    q["result"] = {format_value(s.op, s.type, t.result_value, t.result_flags),
+                   undefined ? std::nullopt : std::optional<double>(numeric_value(s.op, s.type, t.result_value))};
+    txt("result_bits", undefined ? "undefined" : hex_bits(t.result_value, s.type));
+    q["reference"] = {format_value(s.op, s.type, t.reference_value), numeric_value(s.op, s.type, t.reference_value)};
+    txt("reference_bits", hex_bits(t.reference_value, s.type));
+    {
+        char buf[48];
+        snprintf(buf, sizeof buf, "%.17g", t.reference_exact);
+        q["exact_reference"] = {buf, t.reference_exact};
+    }
+    sci("abs_error", a.abs_error);
+    sci("exact_error", a.has_result ? std::fabs(a.result - t.reference_exact) : 0.0);
+    sci("rel_error", a.rel_error);
+    {
+        char buf[48];
+        snprintf(buf, sizeof buf, "%.2f", a.ulps);
+        q["ulps"] = {buf, a.ulps};
+    }
+    sci("error_bound", a.error_bound);
+    txt("bound_formula", a.bound_formula.empty() ? "none (this operator does not round)" : a.bound_formula);
+    txt("verdict", std::string(to_string(a.verdict)));
+    num("hazards", double(t.hazards.size()));
+    std::vector<std::string> kinds;
+    for (const Hazard& h : t.hazards) {
+        std::string k(to_string(h.kind));
+        if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+    }
+    txt("hazard_kinds", kinds.empty() ? "none" : join(kinds));
+    txt("first_hazard", t.hazards.empty() ? "none" : t.hazards.front().what);
+    txt("hazard_rule", t.hazards.empty() ? "none" : std::string(rule_of(t.hazards.front().kind)));
+
+    uint64_t count[kEventKindCount] = {};
+    uint64_t undefined_events = 0;
+    for (const Event& e : t.events) {
+        ++count[size_t(e.kind)];
+        if (e.flags & kUndefined) ++undefined_events;
+    }
+    num("atomics", double(count[size_t(EventKind::Atomic)]));
+    num("barriers", double(count[size_t(EventKind::Barrier)]));
+    num("shuffles", double(count[size_t(EventKind::Shuffle)]));
+    num("shared_stores", double(count[size_t(EventKind::SharedStore)]));
+    num("shared_loads", double(count[size_t(EventKind::SharedLoad)]));
+    num("warp_syncs", double(count[size_t(EventKind::WarpSync)]));
+    num("block_partials", double(count[size_t(EventKind::BlockPartial)]));
+    num("partial_loads", double(count[size_t(EventKind::PartialLoad)]));
+    num("tickets", double(count[size_t(EventKind::Ticket)]));
+    num("grid_syncs", double(count[size_t(EventKind::GridSync)]));
+    num("identity_fills", double(count[size_t(EventKind::IdentityFill)]));
+    num("undefined_events", double(undefined_events));
+    // The longest chain of atomics, each waiting for the one before it (dep[0]) at the same address.
+    {
+        std::vector<uint32_t> chain(t.events.size(), 0);
+        uint32_t longest = 0;
+        for (size_t i = 0; i < t.events.size(); ++i) {
+            const Event& e = t.events[i];
+            if (e.kind != EventKind::Atomic) continue;
+            uint32_t before = e.dep[0] != kNoEvent && e.dep[0] < i && t.events[e.dep[0]].kind == EventKind::Atomic
+                                  ? chain[e.dep[0]]
+                                  : 0;
+            chain[i] = before + 1;
+            longest = std::max(longest, chain[i]);
+        }
+        num("atomic_chain", longest);
+    }
+    // The cursor: what happens at that step, and the values block 0's threads hold there.
+    num("step", cursor);
+    txt("where", describe_place(t, cursor));
+    std::vector<std::string> offs;
+    int offset = -1;
+    std::vector<std::string> row;
+    uint64_t combines_here = 0;
+    std::map<uint32_t, std::string> by_thread;
+    std::string lane0;
+    for (const Event& e : t.events) {
+        if (e.step == cursor && e.kind == EventKind::Combine) ++combines_here;
+        if (e.block != 0) continue;
+        if (e.kind == EventKind::Shuffle) {
+            std::string o = std::to_string(e.shuffle_offset());
+            if (std::find(offs.begin(), offs.end(), o) == offs.end()) offs.push_back(o);
+            if (e.step == cursor && offset < 0) offset = int(e.shuffle_offset());
+        }
+        if (!carries_value(e.kind)) continue;
+        std::string v = format_value(s.op, s.type, e.value, e.flags);
+        if (e.step == cursor && e.thread < 16) by_thread[e.thread] = v;
+        if (e.thread == 0 && e.step <= cursor) lane0 = v;
+    }
+    for (auto& [th, v] : by_thread) row.push_back(v);
+    txt("offsets", offs.empty() ? "none" : join(offs));
+    if (offset >= 0) num("offset", offset);
+    else txt("offset", "none");
+    txt("row", row.empty() ? "nothing" : join(row));
+    txt("lane0", lane0.empty() ? "nothing yet" : lane0);
+    num("combines_here", double(combines_here));
+    if (event != kNoEvent && event < t.events.size()) {
+        const Event& e = t.events[event];
+        q["event_value"] = {format_value(s.op, s.type, e.value, e.flags),
+                            (e.flags & kUndefined) ? std::nullopt : std::optional<double>(numeric_value(s.op, s.type, e.value))};
+    } else {
+        txt("event_value", "none");
+    }
+    std::vector<std::string> ins;
+    for (size_t i = 0; i < t.inputs.size() && i < 16; ++i) ins.push_back(number_text(t.inputs[i]));
+    if (t.inputs.size() > 16) ins.push_back("...");
+    txt("inputs", join(ins));
+    return q;
+}
+
+// ---- placeholders ----------------------------------------------------------------------------------
+
+std::string fill_placeholders(const std::string& text, const Quantities& q, const Quantities* prev,
+                              std::vector<std::string>* problems) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {
+            out += c;
+            ++i;
+            continue;
+        }
+        if (c != '{') {
+            out += c;
+            continue;
+        }
+        const size_t j = text.find('}', i);
+        if (j == std::string::npos) {
+            out += text.substr(i);
+            break;
+        }
+        const std::string name = text.substr(i + 1, j - i - 1);
+        const bool is_prev = name.rfind("prev_", 0) == 0;
+        const Quantities* src = is_prev ? prev : &q;
+        const std::string key = is_prev ? name.substr(5) : name;
+        auto it = src ? src->find(key) : q.end();
+        if (src && it != src->end()) {
+            out += it->second.text;
+        } else {
+            out += "{" + name + "?}";
+            if (problems) problems->push_back("placeholder {" + name + "} has no value here");
+        }
+        i = j;
+    }
+    return out;
+}
+
+// ---- places in the trace ---------------------------------------------------------------------------
+
+namespace {
+
+// Resolves `at` to a step (and an event when the place names one); returns an error line, or empty.
+std::string resolve_place(const Trace& t, const std::string& at, int& step, uint32_t& event) {
+    std::istringstream in(at);
+    std::string word, arg, arg2;
+    in >> word >> arg >> arg2;
+    const int last = t.step_count > 0 ? int(t.step_count) - 1 : 0;
+    event = kNoEvent;
+    auto first_step = [&](auto pred) -> bool {
+        for (uint32_t i = 0; i < t.events.size(); ++i)
+            if (pred(t.events[i])) {
+                step = t.events[i].step;
+                event = i;
+                return true;
+            }
+        return false;
+    };
+    auto to_int = [](const std::string& s, long& v) {
+        char* end = nullptr;
+        v = std::strtol(s.c_str(), &end, 10);
+        return !s.empty() && end && *end == 0;
+    };
+    long k = 0;
+    if (word == "start") { step = 0; return {}; }
+    if (word == "end") { step = last; return {}; }
+    if (word == "result") {
+        if (t.result_event == kNoEvent) return "the trace has no result event";
+        step = t.events[t.result_event].step;
+        event = t.result_event;
+        return {};
+    }
+    if (word == "step") {
+        if (!to_int(arg, k) || k < 0) return "'at = \"" + at + "\"': expected step K with K a step number";
+        if (k > last) return "'at = \"" + at + "\"': the trace has steps 0 to " + std::to_string(last);
+        step = int(k);
+        return {};
+    }
+    if (word == "level") {
+        if (!to_int(arg, k) || k < 1) return "'at = \"" + at + "\"': expected level K with K = 1, 2, ...";
+        std::set<int> steps;
+        for (const Event& e : t.events)
+            if (e.kind == EventKind::Combine && !(e.flags & kFinisher)) steps.insert(e.step);
+        if (long(steps.size()) < k)
+            return "'at = \"" + at + "\"': the trace has " + std::to_string(steps.size()) + " steps with combines";
+        step = *std::next(steps.begin(), k - 1);
+        return {};
+    }
+    if (word == "shuffle") {
+        if (arg != "offset" || !to_int(arg2, k)) return "'at = \"" + at + "\"': expected shuffle offset K";
+        if (!first_step([&](const Event& e) { return e.kind == EventKind::Shuffle && long(e.shuffle_offset()) == k; }))
+            return "'at = \"" + at + "\"': no shuffle with offset " + arg2 + " in this trace";
+        return {};
+    }
+    if (word == "event") {
+        EventKind kind;
+        if (!parse_event_kind(arg, kind)) return "'at = \"" + at + "\"': unknown event kind '" + arg + "'";
+        if (!first_step([&](const Event& e) { return e.kind == kind; }))
+            return "'at = \"" + at + "\"': no " + arg + " event in this trace";
+        return {};
+    }
+    if (word == "hazard") {
+        HazardKind kind{};
+        if (!arg.empty() && !parse_hazard_kind(arg, kind)) return "'at = \"" + at + "\"': unknown hazard kind '" + arg + "'";
+        for (const Hazard& h : t.hazards)
+            if (arg.empty() || h.kind == kind) {
+                event = h.event;
+                step = t.events[h.event].step;
+                return {};
+            }
+        return "'at = \"" + at + "\"': this trace has no " + (arg.empty() ? std::string("hazard") : arg + " hazard");
+    }
+    if (word == "scope") {
+        for (int i = 0; i < 4; ++i)
+            if (arg == to_string(Scope(i))) {
+                step = std::min<int>(t.scope_start[i], last);
+                return {};
+            }
+        return "'at = \"" + at + "\"': expected scope thread, warp, block or grid";
+    }
+    return "'at = \"" + at + "\"': expected start, end, result, step K, level K, shuffle offset K, event KIND, "
+           "hazard [KIND] or scope SCOPE";
+}
+
+// ---- expectations ----------------------------------------------------------------------------------
+
+ExpectationResult evaluate(const Expectation& e, const Trace& t, const Quantities& q, const Quantities* prev) {
+    ExpectationResult r;
+    r.written = e.written;
+    r.line = e.line;
+    r.column = e.column;
+    if (e.key == "hazard" || e.key == "no_hazard") {
+        HazardKind kind{};
+        parse_hazard_kind(e.hazard_kind, kind);
+        size_t found = 0;
+        for (const Hazard& h : t.hazards) {
+            if (h.kind != kind) continue;
+            if (e.hazard_block >= 0 && long(h.block) != e.hazard_block) continue;
+            if (e.hazard_warp >= 0 && long(h.warp) != e.hazard_warp) continue;
+            if (e.hazard_lane >= 0 && (e.hazard_lane > 31 || !(h.lanes >> e.hazard_lane & 1u))) continue;
+            ++found;
+        }
+        std::string where = e.written.substr(e.key.size() + 1);
+        if (e.key == "hazard") {
+            r.ok = found > 0;
+            r.message = r.ok ? "a " + where + " hazard is reported"
+                             : "expected a " + where + " hazard, but the trace reports none like it (hazards: " +
+                                   q.at("hazard_kinds").text + ")";
+        } else {
+            r.ok = found == 0;
+            r.message = r.ok ? "no " + where + " hazard, as expected"
+                             : "expected no " + where + " hazard, but the trace reports " + std::to_string(found);
+        }
+        return r;
+    }
+    auto lookup = [&](const std::string& name) -> const Quantity* {
+        if (name.rfind("prev_", 0) == 0) {
+            if (!prev) return nullptr;
+            auto it = prev->find(name.substr(5));
+            return it == prev->end() ? nullptr : &it->second;
+        }
+        auto it = q.find(name);
+        return it == q.end() ? nullptr : &it->second;
+    };
+    const Quantity* lhs = lookup(e.key);
+    Quantity rhs;
+    std::string rhs_desc = e.rhs;
+    if (const Quantity* named = lookup(e.rhs)) {
+        rhs = *named;
+        rhs_desc = e.rhs + " (" + named->text + ")";
+    } else {
+        char* end = nullptr;
+        double v = std::strtod(e.rhs.c_str(), &end);
+        rhs.text = e.rhs;
+        if (!e.rhs.empty() && end && *end == 0) rhs.number = v;
+    }
+    if (!lhs) {
+        r.message = e.key + " has no value here";
+        return r;
+    }
+    if (lhs->number && rhs.number) {
+        const double a = *lhs->number, b = *rhs.number;
+        r.ok = e.op == "==" ? a == b : e.op == "!=" ? a != b : e.op == "<" ? a < b : e.op == "<=" ? a <= b
+             : e.op == ">"  ? a > b : a >= b;
+    } else if (e.op == "==" || e.op == "!=") {
+        r.ok = (lhs->text == rhs.text) == (e.op == "==");
+    } else {
+        r.message = e.written + ": cannot compare " + lhs->text + " and " + rhs.text + " by size";
+        return r;
+    }
+    static const std::map<std::string, std::string> words{{"==", "equal to"}, {"!=", "different from"},
+                                                          {"<", "less than"}, {"<=", "at most"},
+                                                          {">", "greater than"}, {">=", "at least"}};
+    r.message = e.key + " is " + lhs->text + (r.ok ? "" : ", but the lesson expects it") + " " + words.at(e.op) + " " +
+                rhs_desc;
+    return r;
+}
+
+}  // namespace
+
+// ---- playing ---------------------------------------------------------------------------------------
+
+bool PlayedStep::ok() const {
+    if (!problems.empty()) return false;
+    return std::all_of(results.begin(), results.end(), [](const ExpectationResult& r) { return r.ok; });
+}
+
+PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev) {
+    PlayedStep p;
+    const LessonStep& st = lesson.steps.at(k);
+    try {
+        p.trace = emulate(st.schedule);
+    } catch (const std::exception& ex) {
+        p.problems.push_back(std::string("the schedule does not run: ") + ex.what());
+        return p;
+    }
+    p.analysis = analyze(p.trace);
+    if (std::string err = resolve_place(p.trace, st.at, p.cursor_step, p.event); !err.empty()) p.problems.push_back(err);
+    p.values = compute_quantities(p.trace, p.analysis, p.cursor_step, p.event);
+    p.where = p.values["where"].text;
+    p.narrative = fill_placeholders(st.text, p.values, prev, &p.problems);
+    if (st.check) {
+        p.question = fill_placeholders(st.check->question, p.values, prev, &p.problems);
+        p.answer = fill_placeholders(st.check->answer, p.values, prev, &p.problems);
+        for (auto& c : st.check->choices) p.choices.push_back(fill_placeholders(c, p.values, prev, &p.problems));
+    }
+    for (const Expectation& e : st.expect) p.results.push_back(evaluate(e, p.trace, p.values, prev));
+    return p;
+}
+
+std::vector<PlayedStep> play_lesson(const Lesson& lesson) {
+    std::vector<PlayedStep> out;
+    for (size_t k = 0; k < lesson.steps.size(); ++k)
+        out.push_back(play_step(lesson, k, k ? &out.back().values : nullptr));
+    return out;
+}
+
+}  // namespace rl

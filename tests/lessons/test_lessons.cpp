@@ -1,0 +1,211 @@
+// tests/lessons/test_lessons.cpp — lessons load, play to the end with every expectation holding, report bad files
+// with file:line:column without stopping the others, and fill their numbers from the trace.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "core/lesson.h"
+
+namespace fs = std::filesystem;
+using namespace rl;
+
+namespace {
+
+const char* kGood = R"(title = "Tiny"
+[schedule]
+n = 8
+block = 8
+[[step]]
+at = "end"
+text = "sum {result}, depth {span} of {serial_depth}"
+[step.expect]
+span = "tree_depth"
+)";
+
+fs::path temp_dir(const char* name) {
+    fs::path d = fs::temp_directory_path() / (std::string("rlab_lessons_") + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+// Loads one lesson from text; returns the errors.
+std::vector<LessonError> errors_of(const std::string& text) {
+    std::vector<LessonError> errs;
+    auto l = parse_lesson(text, "x", "x.toml", errs);
+    CHECK_FALSE(l.has_value());
+    return errs;
+}
+
+}  // namespace
+
+TEST_CASE("every lesson in lessons/ loads") {
+    LessonSet set = load_lessons(RLAB_LESSONS_SOURCE);
+    for (auto& e : set.errors) FAIL_CHECK(e.str());
+    CHECK(set.lessons.size() >= 9);
+    bool eight = false;
+    for (auto& l : set.lessons) {
+        CHECK_FALSE(l.title.empty());
+        CHECK_FALSE(l.steps.empty());
+        eight |= l.name == "eight-threads";
+    }
+    CHECK(eight);
+}
+
+TEST_CASE("every lesson plays to the end on the emulator and every expectation holds") {
+    LessonSet set = load_lessons(RLAB_LESSONS_SOURCE);
+    size_t checked = 0;
+    for (auto& l : set.lessons) {
+        auto played = play_lesson(l);
+        REQUIRE(played.size() == l.steps.size());
+        for (size_t k = 0; k < played.size(); ++k) {
+            INFO(l.name << " step " << k + 1);
+            for (auto& p : played[k].problems) FAIL_CHECK(p);
+            for (auto& r : played[k].results) {
+                CHECK_MESSAGE(r.ok, r.message);
+                ++checked;
+            }
+            CHECK(played[k].narrative.find('{') == std::string::npos);  // every placeholder filled
+            CHECK(played[k].cursor_step < int(played[k].trace.step_count));
+        }
+    }
+    CHECK(checked > 50);
+}
+
+TEST_CASE("malformed lessons give file:line:column and what was expected") {
+    SUBCASE("missing title") {
+        auto errs = errors_of("[schedule]\nn = 8\n[[step]]\ntext = \"x\"\n");
+        REQUIRE(!errs.empty());
+        CHECK(errs[0].str().find("x.toml:1:1: missing 'title'") == 0);
+    }
+    SUBCASE("unknown schedule field") {
+        auto errs = errors_of("title = \"t\"\n[schedule]\nn = 8\nblokc = 8\n[[step]]\ntext = \"x\"\n");
+        REQUIRE(errs.size() == 1);
+        CHECK(errs[0].line == 4);
+        CHECK(errs[0].column == 1);
+        CHECK(errs[0].what.find("unknown schedule field 'blokc'") != std::string::npos);
+        CHECK(errs[0].what.find("block") != std::string::npos);
+    }
+    SUBCASE("bad value") {
+        auto errs = errors_of("title = \"t\"\n[schedule]\nn = 8\nop = \"average\"\n[[step]]\ntext = \"x\"\n");
+        REQUIRE(errs.size() == 1);
+        CHECK(errs[0].line == 4);
+        CHECK(errs[0].column == 6);
+        CHECK(errs[0].what.find("sum") != std::string::npos);  // names what is allowed
+    }
+    SUBCASE("TOML syntax error") {
+        auto errs = errors_of("title = \"t\"\n[schedule\nn = 8\n");
+        REQUIRE(errs.size() == 1);
+        CHECK(errs[0].line == 2);
+        CHECK(errs[0].column > 0);
+        CHECK(errs[0].what.find("TOML syntax") == 0);
+    }
+    SUBCASE("unknown placeholder and unknown expectation") {
+        auto errs = errors_of("title = \"t\"\n[schedule]\nn = 8\n[[step]]\ntext = \"{spam}\"\n[step.expect]\nspna = 3\n");
+        REQUIRE(errs.size() == 2);
+        const LessonError& ph = errs[0].line == 5 ? errs[0] : errs[1];
+        const LessonError& ex = errs[0].line == 5 ? errs[1] : errs[0];
+        CHECK(ph.line == 5);
+        CHECK(ph.what.find("{spam}") != std::string::npos);
+        CHECK(ex.line == 7);
+        CHECK(ex.what.find("spna") != std::string::npos);
+    }
+    SUBCASE("a hazard kind that does not exist") {
+        auto errs = errors_of("title = \"t\"\n[schedule]\nn = 8\n[[step]]\ntext = \"x\"\nexpect = { hazard = \"race\" }\n");
+        REQUIRE(errs.size() == 1);
+        CHECK(errs[0].line == 6);
+    }
+}
+
+TEST_CASE("one bad lesson does not stop the others loading") {
+    fs::path d = temp_dir("mixed");
+    write(d / "a-good.toml", kGood);
+    write(d / "b-bad.toml", "title = \"t\"\n[schedule\n");
+    write(d / "c-good.toml", kGood);
+    write(d / "d-bad.toml", std::string(kGood) + "colour = \"red\"\n");
+    LessonSet set = load_lessons(d.string());
+    REQUIRE(set.lessons.size() == 2);
+    CHECK(set.lessons[0].name == "a-good");
+    CHECK(set.lessons[1].name == "c-good");
+    REQUIRE(set.errors.size() == 2);
+    CHECK(set.errors[0].file.find("b-bad.toml") != std::string::npos);
+    CHECK(set.errors[1].file.find("d-bad.toml") != std::string::npos);
+    CHECK(set.errors[1].line > 0);
+    fs::remove_all(d);
+}
+
+TEST_CASE("placeholders are filled from the trace: change the schedule, the text changes") {
+    std::vector<LessonError> errs;
+    auto a = parse_lesson(kGood, "a", "a.toml", errs);
+    std::string bigger = kGood;
+    bigger.replace(bigger.find("n = 8"), 5, "n = 32");
+    bigger.replace(bigger.find("block = 8"), 9, "block = 32");
+    auto b = parse_lesson(bigger, "b", "b.toml", errs);
+    REQUIRE(errs.empty());
+    auto pa = play_lesson(*a), pb = play_lesson(*b);
+    CHECK(pa[0].narrative == "sum 36, depth 3 of 7");
+    CHECK(pb[0].narrative == "sum 528, depth 5 of 31");
+    CHECK(pa[0].ok());
+    CHECK(pb[0].ok());
+}
+
+TEST_CASE("a step overrides the schedule and can compare with the previous step") {
+    std::vector<LessonError> errs;
+    auto l = parse_lesson(R"(title = "cmp"
+[schedule]
+n = 8
+block = 8
+[[step]]
+text = "{row}"
+[[step]]
+at = "end"
+schedule = { op = "max", input = [3, -1, 4, 1, -5, 9, 2, 6] }
+text = "max {result} was {prev_result}"
+[step.expect]
+result = "!= prev_result"
+n = "prev_n"
+)", "cmp", "cmp.toml", errs);
+    REQUIRE(errs.empty());
+    auto p = play_lesson(*l);
+    CHECK(p[1].narrative == "max 9 was 36");
+    CHECK(p[1].ok());
+}
+
+TEST_CASE("a failing expectation says what it expected and what the trace shows") {
+    std::vector<LessonError> errs;
+    auto l = parse_lesson(R"(title = "wrong"
+[schedule]
+n = 8
+block = 8
+[[step]]
+text = "x"
+[step.expect]
+span = "serial_depth"
+hazard = "shared-memory-race"
+)", "w", "w.toml", errs);
+    REQUIRE(l);
+    auto p = play_lesson(*l);
+    REQUIRE(p[0].results.size() == 2);
+    CHECK_FALSE(p[0].ok());
+    for (auto& r : p[0].results) {
+        CHECK_FALSE(r.ok);
+        CHECK(r.line > 0);
+    }
+    bool saw_span = false;
+    for (auto& r : p[0].results)
+        if (r.message.find("span is 3") == 0) saw_span = r.message.find("serial_depth (7)") != std::string::npos;
+    CHECK(saw_span);
+}
+
+TEST_CASE("RLAB_LESSONS_DIR names the lessons folder") {
+    ::setenv("RLAB_LESSONS_DIR", "/some/where", 1);
+    CHECK(find_lessons_dir() == "/some/where");
+    ::unsetenv("RLAB_LESSONS_DIR");
+    CHECK(find_lessons_dir(std::string(RLAB_LESSONS_SOURCE) + "/../build/x/app/cli/rlab") ==
+          (fs::path(RLAB_LESSONS_SOURCE) / "..").lexically_normal().string() + "lessons");
+}
