@@ -1,0 +1,210 @@
+// app/qt/classroom.cpp — runs a schedule or plays a lesson, and writes each step's narrative from the trace.
+#include "app/qt/classroom.h"
+
+#include <algorithm>
+#include <sstream>
+#include "core/emulator.h"
+#ifdef RLAB_HAVE_LESSONS
+#include "core/lesson.h"
+#endif
+
+namespace rl::qt {
+namespace {
+
+std::string scope_words(Scope s) {
+    switch (s) {
+        case Scope::Thread: return "Each thread works alone on its own elements";
+        case Scope::Warp: return "The 32 lanes of a warp exchange values";
+        case Scope::Block: return "The warps of a block combine through shared memory";
+        case Scope::Grid: return "The blocks' partial results are combined";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string step_narrative(const Trace& t, const render::Layout& l, const Analysis& a, int step) {
+    std::ostringstream md;
+    if (step < 0 || size_t(step) >= l.rows.size()) return "*No step here.*";
+    const render::Row& row = l.rows[size_t(step)];
+    md << "## Step " << step + 1 << " of " << l.rows.size() << ": " << row.label << "\n\n";
+    md << scope_words(row.scope) << " (" << to_string(row.scope) << " scope).\n\n";
+    size_t combines = 0, shuffles = 0, barriers = 0, stores = 0;
+    for (const Event& e : t.events) {
+        if (e.step != step) continue;
+        combines += e.kind == EventKind::Combine;
+        shuffles += e.kind == EventKind::Shuffle;
+        barriers += e.kind == EventKind::Barrier;
+        stores += e.kind == EventKind::SharedStore;
+    }
+    if (shuffles) md << "- **" << shuffles << "** values travel between lanes (the orange arrows).\n";
+    if (combines) md << "- **" << combines << "** combines run at the same time: one step of depth.\n";
+    if (stores) md << "- **" << stores << "** values are stored to shared memory.\n";
+    if (barriers) md << "- **" << barriers << "** warps wait at `__syncthreads()`.\n";
+    // The values held after this step (the first few threads).
+    std::string held;
+    size_t shown = 0;
+    for (const render::Cell& c : row.cells) {
+        if (shown == 12) {
+            held += ", …";
+            break;
+        }
+        held += (shown ? ", " : "") + render::box_text(t, t.events[c.event]);
+        ++shown;
+    }
+    if (!held.empty()) md << "- Values after this step: " << held << "\n";
+    for (const Hazard& h : t.hazards) {
+        if (h.event < t.events.size() && t.events[h.event].step == step)
+            md << "\n**Hazard** (" << to_string(h.kind) << "): " << h.what << "\n";
+    }
+    if (step == int(l.rows.size()) - 1) {
+        md << "\n### Result\n\n";
+        md << "Result **" << format_value(t.schedule.op, t.schedule.type, t.result_value, t.result_flags)
+           << "**, reference " << format_value(t.schedule.op, t.schedule.type, t.reference_value) << " — verdict **"
+           << to_string(a.verdict) << "**.\n\n";
+        md << "Depth: a serial loop needs **" << a.serial_depth << "** combines one after another; an ideal tree **"
+           << a.tree_depth << "**; this schedule **" << a.span << "**.\n";
+    }
+    return md.str();
+}
+
+bool Classroom::open_schedule(const Schedule& s) {
+    const Schedule old = lab.schedule;
+    lab.schedule = s;
+    if (!lab.rerun()) {
+        lab.schedule = old;
+        return false;
+    }
+    lab.finish_analysis();
+    lesson.clear();
+    lesson_title.clear();
+    traces_.clear();
+    analyses_.clear();
+    shown_trace_ = -1;
+    make_schedule_pages();
+    go(std::min(page, last_page()));
+    return true;
+}
+
+void Classroom::make_schedule_pages() {
+    pages.clear();
+    for (int k = 0; k <= lab.last(); ++k) {
+        Page p;
+        p.cursor_step = k;
+        p.title = "Step " + std::to_string(k + 1) + " of " + std::to_string(lab.last() + 1) + ": " +
+                  lab.layout.rows[size_t(k)].label;
+        p.markdown = step_narrative(lab.trace, lab.layout, lab.analysis, k);
+        pages.push_back(std::move(p));
+    }
+}
+
+void Classroom::show_trace(int index) {
+    if (lesson.empty() || index == shown_trace_ || index < 0 || size_t(index) >= traces_.size()) return;
+    lab.trace = traces_[size_t(index)];
+    lab.schedule = lab.trace.schedule;
+    lab.adopt_trace();
+    lab.analysis = analyses_[size_t(index)];
+    lab.analysis_ready = true;
+    shown_trace_ = index;
+}
+
+void Classroom::go(int p) {
+    if (pages.empty()) return;
+    page = std::clamp(p, 0, last_page());
+    show_trace(pages[size_t(page)].trace_index);
+    lab.playing = false;
+    lab.set_step(pages[size_t(page)].cursor_step);
+}
+
+int Classroom::next_hazard_page() const {
+    if (pages.empty()) return -1;
+    const int s = render::next_hazard_step(lab.layout, pages[size_t(page)].cursor_step);
+    if (s < 0) return -1;
+    for (int k = page + 1; k <= last_page(); ++k)
+        if (pages[size_t(k)].cursor_step >= s) return k;
+    return -1;
+}
+
+std::string Classroom::title() const {
+    if (!lesson.empty()) return lesson + ": " + lesson_title;
+    return describe(lab.schedule);
+}
+
+bool Classroom::lessons_available() {
+#ifdef RLAB_HAVE_LESSONS
+    return true;
+#else
+    return false;
+#endif
+}
+
+void Classroom::scan_lessons() {
+    lessons.clear();
+    lessons_note.clear();
+#ifdef RLAB_HAVE_LESSONS
+    const std::string dir = find_lessons_dir();
+    if (dir.empty()) {
+        lessons_note = "No lessons folder found (set RLAB_LESSONS_DIR).";
+        return;
+    }
+    LessonSet set = load_lessons(dir);
+    for (const Lesson& l : set.lessons) lessons.push_back({l.name, l.title, l.summary});
+    for (const LessonError& e : set.errors) lessons_note += e.str() + "\n";
+    if (lessons.empty() && lessons_note.empty()) lessons_note = "No lessons yet in " + dir + ".";
+#else
+    lessons_note = "No lessons yet: the lesson loader (core/lesson.*) is not in this build. "
+                   "The schedule's own steps are shown instead.";
+#endif
+}
+
+std::string Classroom::open_lesson(const std::string& name) {
+#ifdef RLAB_HAVE_LESSONS
+    const std::string dir = find_lessons_dir();
+    if (dir.empty()) return "--lesson " + name + ": no lessons folder found (set RLAB_LESSONS_DIR)";
+    std::vector<LessonError> errors;
+    std::optional<Lesson> l = load_lesson_file(dir + "/" + name + ".toml", errors);
+    if (!l) {
+        if (errors.empty()) return "--lesson " + name + ": no such lesson in " + dir;
+        return errors.front().str();
+    }
+    std::vector<PlayedStep> played = play_lesson(*l);
+    if (played.empty()) return "--lesson " + name + ": the lesson has no steps";
+    traces_.clear();
+    analyses_.clear();
+    pages.clear();
+    for (size_t k = 0; k < played.size(); ++k) {
+        PlayedStep& ps = played[k];
+        int idx = -1;
+        for (size_t j = 0; j < traces_.size(); ++j)
+            if (describe(traces_[j].schedule) == describe(ps.trace.schedule)) idx = int(j);
+        if (idx < 0) {
+            idx = int(traces_.size());
+            traces_.push_back(std::move(ps.trace));
+            analyses_.push_back(ps.analysis);
+        }
+        Page p;
+        p.trace_index = idx;
+        p.cursor_step = ps.cursor_step;
+        p.title = "Step " + std::to_string(k + 1) + " of " + std::to_string(played.size()) + ": " + ps.where;
+        std::string md = "## " + p.title + "\n\n" + ps.narrative + "\n";
+        if (!ps.question.empty()) {
+            md += "\n### Check your understanding\n\n" + ps.question + "\n\n";
+            for (const std::string& c : ps.choices) md += "- " + c + "\n";
+        }
+        for (const std::string& pr : ps.problems) md += "\n> problem: " + pr + "\n";
+        p.markdown = md;
+        pages.push_back(std::move(p));
+    }
+    lesson = l->name;
+    lesson_title = l->title;
+    lab.error.clear();
+    shown_trace_ = -1;
+    page = 0;
+    go(0);
+    return "";
+#else
+    return "--lesson " + name + ": lessons are not available in this build yet (the loader belongs in core/lesson.*)";
+#endif
+}
+
+}  // namespace rl::qt

@@ -1,0 +1,348 @@
+// app/qt/main_window.cpp — docks, toolbar, shortcuts, presenter mode, exports and remembered settings.
+// Sections: construction · transport · presenter and style · exports · settings.
+#include "app/qt/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QToolBar>
+#include "app/qt/exporter.h"
+
+namespace rl::qt {
+
+// ---- construction -----------------------------------------------------------------------------------
+MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(c) {
+    setObjectName("classroom");
+    canvas_ = new CanvasWidget(c_, this);
+    setCentralWidget(canvas_);
+    lessons_ = new LessonPanel(c_);
+    form_ = new ScheduleForm(c_);
+    narrative_ = new NarrativePanel(c_);
+    charts_ = new ChartPanel(c_);
+    lesson_dock_ = dock("Lessons", "lessonsDock", lessons_, Qt::LeftDockWidgetArea);
+    form_dock_ = dock("Schedule", "scheduleDock", form_, Qt::LeftDockWidgetArea);
+    narrative_dock_ = dock("Narrative", "narrativeDock", narrative_, Qt::RightDockWidgetArea);
+    chart_dock_ = dock("Depth and timings", "chartDock", charts_, Qt::RightDockWidgetArea);
+    tabifyDockWidget(lesson_dock_, form_dock_);
+    lesson_dock_->raise();
+    resizeDocks({lesson_dock_, narrative_dock_}, {300, 420}, Qt::Horizontal);
+    resizeDocks({narrative_dock_, chart_dock_}, {400, 380}, Qt::Vertical);
+    build_actions();
+
+    connect(lessons_, &LessonPanel::lessonChosen, this, [this](const QString& name) {
+        if (name.toStdString() == c_.lesson) return;
+        if (std::string err = c_.open_lesson(name.toStdString()); !err.empty())
+            statusBar()->showMessage(QString::fromStdString(err));
+        form_->load();
+        canvas_->refit();
+        refresh();
+    });
+    connect(form_, &ScheduleForm::scheduleEdited, this, [this](const Schedule& s, int backend) {
+        c_.lab.backend = BackendChoice(backend);
+        if (!c_.open_schedule(s)) {
+            form_->set_error(QString::fromStdString(c_.lab.error));
+            return;
+        }
+        canvas_->refit();
+        refresh();
+        lessons_->refresh();
+    });
+    connect(canvas_, &CanvasWidget::selectionChanged, this, [this] {
+        const uint32_t e = c_.lab.selected;
+        if (e == kNoEvent) return statusBar()->clearMessage();
+        statusBar()->showMessage(QString("event %1: depends on %2 events (the highlighted cone)")
+                                     .arg(e)
+                                     .arg(qulonglong(c_.lab.cone_size)));
+    });
+    timer_.setInterval(33);
+    connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
+    form_->load();
+    lessons_->refresh();
+    refresh();
+}
+
+MainWindow::~MainWindow() = default;
+
+QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    return d;
+}
+
+void MainWindow::build_actions() {
+    auto* bar = addToolBar("Transport");
+    bar->setObjectName("transport");
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto add = [&](const QString& text, QList<QKeySequence> keys, auto fn) {
+        auto* a = new QAction(text, this);
+        a->setShortcuts(keys);
+        a->setToolTip(text + (keys.isEmpty() ? QString() : " (" + keys.front().toString() + ")"));
+        connect(a, &QAction::triggered, this, fn);
+        bar->addAction(a);
+        addAction(a);
+        return a;
+    };
+    add("⏮ Start", {Qt::Key_Home}, [this] { go_home(); });
+    add("◀ Back", {Qt::Key_Left, Qt::Key_PageUp}, [this] { step_back(); });
+    play_ = add("▶ Play", {Qt::Key_Space}, [this] { toggle_play(); });
+    add("Next ▶", {Qt::Key_Right, Qt::Key_PageDown}, [this] { step_forward(); });
+    add("End ⏭", {Qt::Key_End}, [this] { go_end(); });
+    add("Next hazard (H)", {Qt::Key_H}, [this] { next_hazard(); });
+    bar->addSeparator();
+    step_label_ = new QLabel(this);
+    step_label_->setObjectName("stepLabel");
+    bar->addWidget(step_label_);
+    bar->addSeparator();
+    presenter_action_ = add("Presenter (F5)", {Qt::Key_F5}, [this] { set_presenter(!presenter_); });
+    presenter_action_->setCheckable(true);
+    auto* exit_presenter = new QAction(this);
+    exit_presenter->setShortcut(Qt::Key_Escape);
+    connect(exit_presenter, &QAction::triggered, this, [this] { set_presenter(false); });
+    addAction(exit_presenter);
+
+    QMenu* file = menuBar()->addMenu("&File");
+    auto save_as = [this](const QString& filter, const QString& suffix, std::string (MainWindow::*fn)(const std::string&)) {
+        const QString path = QFileDialog::getSaveFileName(this, "Export", "reduction" + suffix, filter);
+        if (path.isEmpty()) return;
+        const std::string err = (this->*fn)(path.toStdString());
+        statusBar()->showMessage(err.empty() ? "wrote " + path : QString::fromStdString(err));
+    };
+    file->addAction("Export frame as &PNG…", this, [=] { save_as("PNG (*.png)", ".png", &MainWindow::export_png); });
+    file->addAction("Export frame as &SVG…", this, [=] { save_as("SVG (*.svg)", ".svg", &MainWindow::export_svg); });
+    file->addAction("Export handout as P&DF…", this, [=] { save_as("PDF (*.pdf)", ".pdf", &MainWindow::export_pdf); });
+    file->addAction("Export trace as &JSON…", this, [=] { save_as("JSON (*.json)", ".json", &MainWindow::export_json); });
+    file->addAction("Export &Chrome trace…", this, [=] { save_as("JSON (*.json)", ".chrome.json", &MainWindow::export_chrome); });
+    file->addSeparator();
+    file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+    QMenu* view = menuBar()->addMenu("&View");
+    view->addAction("&Dark theme", this, [this] { set_dark(true); });
+    view->addAction("&Light theme", this, [this] { set_dark(false); });
+    view->addAction("Larger text", QKeySequence::ZoomIn, this, [this] { set_font_scale(c_.lab.font_scale + 0.25f); });
+    view->addAction("Smaller text", QKeySequence::ZoomOut, this, [this] { set_font_scale(c_.lab.font_scale - 0.25f); });
+    view->addAction("Fit (F)", QKeySequence(Qt::Key_F), this, [this] { canvas_->refit(); });
+    view->addSeparator();
+    for (QDockWidget* d : {lesson_dock_, form_dock_, narrative_dock_, chart_dock_}) view->addAction(d->toggleViewAction());
+}
+
+// ---- transport --------------------------------------------------------------------------------------
+void MainWindow::refresh() {
+    narrative_->refresh();
+    charts_->refresh();
+    const QString title = QString::fromStdString(c_.title());
+    setWindowTitle("Reduction Lab classroom — " + title);
+    if (!c_.pages.empty())
+        step_label_->setText(QString("  %1  ").arg(QString::fromStdString(c_.current().title)));
+    play_->setText(c_.lab.playing ? "⏸ Pause" : "▶ Play");
+    canvas_->update();
+}
+
+void MainWindow::step_forward() {
+    timer_.stop();
+    c_.lab.playing = false;
+    c_.go(c_.page + 1);
+    refresh();
+}
+void MainWindow::step_back() {
+    timer_.stop();
+    c_.lab.playing = false;
+    c_.go(c_.page - 1);
+    refresh();
+}
+void MainWindow::go_home() {
+    timer_.stop();
+    c_.go(0);
+    refresh();
+}
+void MainWindow::go_end() {
+    timer_.stop();
+    c_.go(c_.last_page());
+    refresh();
+}
+void MainWindow::next_hazard() {
+    const int p = c_.next_hazard_page();
+    if (p < 0) {
+        statusBar()->showMessage("no hazard after this step");
+        return;
+    }
+    c_.go(p);
+    c_.lab.select(render::first_hazard_event(c_.lab.trace, c_.lab.layout, c_.lab.cursor.step));
+    refresh();
+}
+
+void MainWindow::toggle_play() {
+    if (c_.lab.playing || timer_.isActive()) {
+        timer_.stop();
+        c_.lab.playing = false;
+        refresh();
+        return;
+    }
+    if (c_.page >= c_.last_page()) c_.go(0);  // replay from the start
+    // Values travel from the start of the next step; a lesson moves one page at a time.
+    c_.go(c_.page + 1);
+    c_.lab.cursor.t = 0.0f;
+    c_.lab.playing = true;
+    last_tick_ = QDateTime::currentMSecsSinceEpoch();
+    timer_.start();
+    refresh();
+}
+
+void MainWindow::tick() {
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const float dt = float(now - last_tick_) / 1000.0f;
+    last_tick_ = now;
+    c_.lab.cursor.t += dt * c_.lab.speed;
+    if (c_.lab.cursor.t >= 1.0f) {
+        c_.lab.cursor.t = 1.0f;
+        if (c_.page >= c_.last_page()) {
+            timer_.stop();
+            c_.lab.playing = false;
+        } else {
+            const float keep = 0.0f;
+            c_.go(c_.page + 1);
+            c_.lab.cursor.t = keep;
+            c_.lab.playing = true;
+        }
+        refresh();
+    }
+    canvas_->update();
+}
+
+// ---- presenter and style ----------------------------------------------------------------------------
+void MainWindow::set_presenter(bool on) {
+    if (on == presenter_) return;
+    presenter_ = on;
+    presenter_action_->setChecked(on);
+    if (on) {
+        normal_state_ = saveState();
+        lesson_dock_->hide();
+        form_dock_->hide();
+        chart_dock_->hide();
+        removeDockWidget(narrative_dock_);
+        addDockWidget(Qt::BottomDockWidgetArea, narrative_dock_);
+        narrative_dock_->show();
+        resizeDocks({narrative_dock_}, {int(height() * 0.3)}, Qt::Vertical);
+        menuBar()->hide();
+        showFullScreen();
+    } else {
+        menuBar()->show();
+        showNormal();
+        restoreState(normal_state_);
+    }
+    apply_style();
+    canvas_->refit();
+}
+
+void MainWindow::set_dark(bool dark) {
+    c_.lab.dark = dark;
+    apply_style();
+    canvas_->update();
+}
+
+void MainWindow::set_font_scale(float s) {
+    c_.lab.font_scale = std::clamp(s, 0.75f, 3.0f);
+    apply_style();
+    canvas_->refit();
+}
+
+void MainWindow::apply_style() {
+    // Presenter: high contrast (black and white) and large type for the back row.
+    const bool dark = presenter_ || c_.lab.dark;
+    const float scale = presenter_ ? std::max(c_.lab.font_scale, 1.6f) : c_.lab.font_scale;
+    c_.lab.view.font_scale = scale;
+    narrative_->set_font_px(int(std::lround((presenter_ ? 22.0f : 15.0f) * scale)));
+    const QString fg = dark ? "#ffffff" : "#111111", bg = dark ? (presenter_ ? "#000000" : "#1e2127") : "#fafafa";
+    narrative_->browser()->setStyleSheet(QString("QTextBrowser { color: %1; background: %2; border: none; }").arg(fg, bg));
+    QFont f = QApplication::font();
+    f.setPixelSize(int(std::lround(14 * scale)));
+    step_label_->setFont(f);
+}
+
+// ---- exports ----------------------------------------------------------------------------------------
+std::string MainWindow::export_png(const std::string& path) {
+    const QImage img = canvas_->grabFramebuffer();
+    if (img.isNull() || !img.save(QString::fromStdString(path), "PNG")) return path + ": cannot write PNG";
+    return "";
+}
+std::string MainWindow::export_svg(const std::string& path) { return qt::export_svg(path, canvas_->last_scene()); }
+std::string MainWindow::export_pdf(const std::string& path) {
+    const std::string err = qt::export_pdf(path, c_);
+    refresh();
+    return err;
+}
+std::string MainWindow::export_json(const std::string& path) { return export_trace_json(path, c_.lab.trace); }
+std::string MainWindow::export_chrome(const std::string& path) { return export_chrome_trace(path, c_.lab.trace); }
+
+// ---- settings ---------------------------------------------------------------------------------------
+void MainWindow::restore_settings() {
+    QSettings st;
+    restoreGeometry(st.value("window/geometry").toByteArray());
+    restoreState(st.value("window/state").toByteArray());
+    c_.lab.dark = st.value("theme", "dark").toString() != "light";
+    c_.lab.font_scale = std::clamp(st.value("font_scale", 1.0).toFloat(), 0.75f, 3.0f);
+    apply_style();
+}
+
+void MainWindow::save_settings() {
+    QSettings st;
+    st.setValue("window/geometry", saveGeometry());
+    st.setValue("window/state", presenter_ ? normal_state_ : saveState());
+    st.setValue("theme", c_.lab.dark ? "dark" : "light");
+    st.setValue("font_scale", c_.lab.font_scale);
+    st.setValue("lesson", QString::fromStdString(c_.lesson));
+    const Schedule& s = c_.lab.schedule;
+    QStringList flags;
+    auto put = [&](const char* k, const std::string& v) { flags << QString("%1=%2").arg(k, QString::fromStdString(v)); };
+    put("n", std::to_string(s.n));
+    put("block", std::to_string(s.block));
+    put("grid", std::to_string(s.grid));
+    put("items", std::to_string(s.items));
+    put("assign", std::string(to_string(s.assign)));
+    put("warp", std::string(to_string(s.warp)));
+    put("block-stage", std::string(to_string(s.block_stage)));
+    put("grid-stage", std::string(to_string(s.grid_stage)));
+    put("op", std::string(to_string(s.op)));
+    put("type", std::string(to_string(s.type)));
+    if (s.input.kind == InputKind::Values) {
+        QStringList v;
+        for (double x : s.input.values) v << QString::number(x, 'g', 17);
+        put("input", v.join(',').toStdString());
+    } else {
+        put("input", std::string(to_string(s.input.kind)));
+        put("seed", std::to_string(s.input.seed));
+    }
+    for (Bug b : bug_list(s.bugs)) put("bug", std::string(to_string(b)));
+    st.setValue("schedule", flags);
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* e) {
+    switch (e->key()) {
+        case Qt::Key_Right: case Qt::Key_PageDown: step_forward(); break;
+        case Qt::Key_Left: case Qt::Key_PageUp: step_back(); break;
+        case Qt::Key_Home: go_home(); break;
+        case Qt::Key_End: go_end(); break;
+        case Qt::Key_Space: toggle_play(); break;
+        case Qt::Key_H: next_hazard(); break;
+        case Qt::Key_F5: set_presenter(!presenter_); break;
+        case Qt::Key_Escape: set_presenter(false); break;
+        default: QMainWindow::keyPressEvent(e); return;
+    }
+    e->accept();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    save_settings();
+    QMainWindow::closeEvent(e);
+}
+
+}  // namespace rl::qt

@@ -1,0 +1,74 @@
+// app/qt/main_window.h — the classroom window: canvas in the middle, docks around it, transport toolbar, presenter mode.
+#pragma once
+#include <QMainWindow>
+#include <QTimer>
+#include "app/qt/canvas_widget.h"
+#include "app/qt/classroom.h"
+#include "app/qt/panels.h"
+
+class QAction;
+class QLabel;
+class QDockWidget;
+
+namespace rl::qt {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(Classroom& c, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Transport (also bound to keys: space, Left/Right, Page Up/Down, Home/End, H).
+    void step_forward();
+    void step_back();
+    void go_home();
+    void go_end();
+    void next_hazard();
+    void toggle_play();
+    void set_presenter(bool on);
+    bool presenter() const { return presenter_; }
+    void set_dark(bool dark);
+    void set_font_scale(float s);
+
+    // Exports; an empty string on success, else the reason (also shown in the status bar).
+    std::string export_png(const std::string& path);
+    std::string export_svg(const std::string& path);
+    std::string export_pdf(const std::string& path);
+    std::string export_json(const std::string& path);
+    std::string export_chrome(const std::string& path);
+
+    void refresh();                    // everything after the page or the run changed
+    void restore_settings();           // window layout, theme and font
+    CanvasWidget* canvas() const { return canvas_; }
+    NarrativePanel* narrative() const { return narrative_; }
+    ChartPanel* charts() const { return charts_; }
+    LessonPanel* lessons() const { return lessons_; }
+    ScheduleForm* form() const { return form_; }
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;  // the transport keys when no shortcut fired (window not active)
+
+private:
+    void build_actions();
+    void tick();
+    void save_settings();
+    QDockWidget* dock(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
+    void apply_style();
+
+    Classroom& c_;
+    CanvasWidget* canvas_;
+    NarrativePanel* narrative_;
+    ChartPanel* charts_;
+    LessonPanel* lessons_;
+    ScheduleForm* form_;
+    QDockWidget *lesson_dock_, *form_dock_, *narrative_dock_, *chart_dock_;
+    QLabel* step_label_;
+    QAction *play_, *presenter_action_;
+    QTimer timer_;
+    qint64 last_tick_ = 0;
+    bool presenter_ = false;
+    QByteArray normal_state_;
+};
+
+}  // namespace rl::qt
