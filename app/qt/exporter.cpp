@@ -73,7 +73,8 @@ std::string export_pdf(const std::string& path, Classroom& c) {
         head.setPixelSize(int(H * 0.028));
         p.setFont(head);
         p.setPen(QColor(90, 90, 90));
-        p.drawText(QRectF(0, 0, W, H * 0.04), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(c.title()));
+        const QString title = QFontMetrics(head, &pdf).elidedText(QString::fromStdString(c.title()), Qt::ElideRight, int(W * 0.8));
+        p.drawText(QRectF(0, 0, W, H * 0.04), Qt::AlignLeft | Qt::AlignVCenter, title);
         p.drawText(QRectF(0, 0, W, H * 0.04), Qt::AlignRight | Qt::AlignVCenter,
                    QString("page %1 of %2").arg(k + 1).arg(c.last_page() + 1));
         // The picture, drawn as vectors, scaled into the top 58%.

@@ -73,6 +73,7 @@ void text(QPainter& p, const render::SceneText& t) {
 void paint_scene(QPainter& p, const render::Scene& s) {
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
+    p.setClipRect(QRectF(0, 0, s.width, s.height), Qt::IntersectClip);  // nothing outside the frame (PDF pages)
     p.fillRect(QRectF(0, 0, s.width, s.height), qc(s.background));
     p.save();
     p.setClipRect(QRectF(s.clip_x, s.clip_y, s.width - s.clip_x, s.height - s.clip_y));
