@@ -14,7 +14,7 @@ namespace {
 std::string scope_words(Scope s) {
     switch (s) {
         case Scope::Thread: return "Each thread works alone on its own elements";
-        case Scope::Warp: return "The 32 lanes of a warp exchange values";
+        case Scope::Warp: return "Lanes of one warp exchange values through registers, with no shared memory";
         case Scope::Block: return "The warps of a block combine through shared memory";
         case Scope::Grid: return "The blocks' partial results are combined";
     }
