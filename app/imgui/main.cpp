@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
     app.add_option("--view", o.view, "steps (one row per step) | time (one row per warp at GPU timestamps; T toggles)")
         ->capture_default_str();
     app.add_option("--time-window", o.time_window, "FROM:TO cycles the time view first shows (e.g. 13500:17500, the barriers)");
-    app.add_option("--step", o.step, "open at this step (default 0)");
+    app.add_option("--step", o.step, "open at this step (default 0); with --lesson, the lesson's step K (0-based)");
     app.add_option("--progress", o.progress, "animation progress of that step, 0..1 (values in flight below 0.65)");
     app.add_option("--select", o.select, "select this event index (its details and dependency cone)");
     app.add_option("--frames", o.frames, "render this many frames (with --quit: then exit)");
@@ -150,7 +150,8 @@ int main(int argc, char** argv) {
     s.dark = o.theme == "dark";
     s.font_scale = std::clamp(o.font_scale, 0.5f, 3.0f);
     s.zoom = o.zoom;
-    s.set_step(o.step >= 0 ? o.step : std::max(lesson_step, 0), std::clamp(o.progress, 0.0f, 1.0f));
+    s.set_step(o.step >= 0 && o.lesson.empty() ? o.step : std::max(lesson_step, 0), std::clamp(o.progress, 0.0f, 1.0f));
+    if (!o.lesson.empty()) lab::goto_lesson_step(s, size_t(std::max(o.step, 0)));  // --step K: the lesson's step K
     s.playing = o.play;
     if (o.select >= 0) s.select(uint32_t(o.select));
     s.timings = lab::load_timings(o.timings);
@@ -228,11 +229,15 @@ int main(int argc, char** argv) {
         s.view.dark = s.dark;
 
         lab::handle_shortcuts(s);
+        lab::lesson_shortcuts(s);
         lab::canvas_panel(s, s.canvas);
         lab::config_panel(s, {0, 0, L, Hh * 0.62f});
         lab::details_panel(s, {0, Hh * 0.62f, L, Hh * 0.38f});
         lab::depth_panel(s, {float(ww) - R, 0, R, Hh * 0.46f});
-        lab::timings_panel(s, {float(ww) - R, Hh * 0.46f, R, Hh * 0.54f});
+        if (lab::lesson_view().active)
+            lab::lesson_panel(s, {float(ww) - R, Hh * 0.46f, R, Hh * 0.54f});
+        else
+            lab::timings_panel(s, {float(ww) - R, Hh * 0.46f, R, Hh * 0.54f});
         lab::transport_panel(s, {L, Hh - B, s.canvas.w, B});
         s.advance(dt);
         ImGui::Render();

@@ -11,6 +11,8 @@ void details_panel(LabState& s, const Rect& r);
 void depth_panel(LabState& s, const Rect& r);
 void timings_panel(LabState& s, const Rect& r);
 void transport_panel(LabState& s, const Rect& r);
+// The open lesson's step: narrative, knowledge check and the expectations checked (shown instead of timings).
+void lesson_panel(LabState& s, const Rect& r);
 // Keys that work everywhere unless a text field has focus: space, arrows, Home/End, H, F, Ctrl +/-.
 void handle_shortcuts(LabState& s);
 

@@ -69,7 +69,7 @@ TEST_CASE("e2e: a bug run shows undefined values, and bad input exits 2") {
     REQUIRE(rl::render::read_png(png, w, h, px));
     CHECK(count_colour(px, 0xd55e00) > 500);
     CHECK(run(std::string(RLAB_LAB_EXE) + " --block 2000 --quit") == 2);
-    CHECK(run(std::string(RLAB_LAB_EXE) + " --lesson eight-threads --quit") == 2);
+    CHECK(run(std::string(RLAB_LAB_EXE) + " --lesson no-such-lesson --quit") == 2);  // an unknown lesson is bad input
 }
 
 TEST_CASE("e2e: rlab render writes the canvas as a PNG without a window") {

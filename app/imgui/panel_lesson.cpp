@@ -1,0 +1,109 @@
+// app/imgui/panel_lesson.cpp — the lesson's current step: narrative (filled from the trace), checks, knowledge check.
+#include <imgui.h>
+
+#include <string>
+
+#include "app/imgui/lesson_hook.h"
+#include "app/imgui/panels.h"
+
+namespace rl::lab {
+namespace {
+
+// The default font atlas holds Latin-1 only: typographic symbols become ASCII so nothing shows as '?'.
+std::string ascii_symbols(std::string s) {
+    static const char* const kMap[][2] = {{"\u2014", "-"}, {"\u2013", "-"}, {"\u2212", "-"}, {"\u2248", "~"},
+                                          {"\u2264", "<="}, {"\u2265", ">="}, {"\u2295", "(+)"}, {"\u2308", "ceil("},
+                                          {"\u2309", ")"}, {"\u2082", "2"}, {"\u03b3", "gamma"}, {"\u03a3", "sum "},
+                                          {"\u2026", "..."}, {"\u2192", "->"}};
+    for (auto& m : kMap)
+        for (size_t at = s.find(m[0]); at != std::string::npos; at = s.find(m[0], at)) {
+            s.replace(at, std::string(m[0]).size(), m[1]);
+            at += std::string(m[1]).size();
+        }
+    return s;
+}
+
+// Markdown to plain wrapped text: lines of a paragraph joined, emphasis and code marks dropped, quotes
+// indented, table rules skipped.
+void markdown(const std::string& raw) {
+    const std::string text = ascii_symbols(raw);
+    std::string para;
+    auto flush = [&] {
+        if (!para.empty()) ImGui::TextWrapped("%s", para.c_str());
+        para.clear();
+    };
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        std::string clean;
+        for (char c : text.substr(pos, end - pos))
+            if (c != '*' && c != '`') clean += c;
+        pos = end + 1;
+        if (clean.empty()) {
+            flush();
+            ImGui::Spacing();
+        } else if (clean.rfind("|---", 0) == 0) {
+            continue;
+        } else if (clean.rfind("> ", 0) == 0) {
+            flush();
+            ImGui::Indent();
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_PlotHistogram));
+            ImGui::TextWrapped("%s", clean.substr(2).c_str());
+            ImGui::PopStyleColor();
+            ImGui::Unindent();
+        } else if (clean.front() == '|') {
+            flush();
+            std::string row;
+            for (char c : clean.substr(1)) row += c == '|' ? std::string("   ") : std::string(1, c);
+            ImGui::TextUnformatted(row.c_str());
+        } else {
+            para += (para.empty() ? "" : " ") + clean;
+        }
+    }
+    flush();
+}
+
+}  // namespace
+
+void lesson_panel(LabState& s, const Rect& r) {
+    LessonView& v = lesson_view();
+    if (!begin_fixed("Lesson", r)) return ImGui::End();
+    if (!v.active || v.played.empty()) {
+        ImGui::TextWrapped("No lesson open (reduction-lab --lesson NAME).");
+        ImGui::End();
+        return;
+    }
+    const PlayedStep& p = v.played[v.current];
+    ImGui::TextWrapped("%s", v.lesson.title.c_str());
+    ImGui::TextDisabled("step %zu of %zu  -  PageDown / PageUp", v.current + 1, v.played.size());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("<") && v.current > 0) goto_lesson_step(s, v.current - 1);
+    ImGui::SameLine();
+    if (ImGui::SmallButton(">")) goto_lesson_step(s, v.current + 1);
+    ImGui::TextDisabled("at trace step %d: %s", p.cursor_step, p.where.c_str());
+    ImGui::Separator();
+    ImGui::BeginChild("narrative", ImVec2(0, 0), false);
+    markdown(p.narrative);
+    if (!p.question.empty()) {
+        ImGui::Separator();
+        ImGui::TextWrapped("Check: %s", p.question.c_str());
+        for (const std::string& c : p.choices) ImGui::BulletText("%s", c.c_str());
+        if (v.show_answer)
+            ImGui::TextWrapped("Answer: %s", p.answer.c_str());
+        else if (ImGui::SmallButton("show the answer"))
+            v.show_answer = true;
+    }
+    if (!p.results.empty() || !p.problems.empty()) {
+        ImGui::Separator();
+        ImGui::TextDisabled("checked against this trace:");
+        for (const ExpectationResult& e : p.results)
+            ImGui::TextColored(e.ok ? ImVec4(0.3f, 0.75f, 0.4f, 1) : ImVec4(0.9f, 0.3f, 0.3f, 1), "%s %s",
+                               e.ok ? "ok  " : "FAIL", e.message.c_str());
+        for (const std::string& pr : p.problems) ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.3f, 1), "FAIL %s", pr.c_str());
+    }
+    ImGui::EndChild();
+    ImGui::End();
+}
+
+}  // namespace rl::lab

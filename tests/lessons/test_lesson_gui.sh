@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# tests/lessons/test_lesson_gui.sh — reduction-lab --lesson NAME --step K opens the lesson's step K and saves a
+# screenshot (under xvfb-run); an unknown lesson exits 2 with one line.
+set -u
+XVFB="$1"; LAB="$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+"$XVFB" -a -s "-screen 0 1600x900x24" "$LAB" --backend cpu --lesson eight-threads --step 2 --quit --screenshot "$tmp/l.png" \
+    --dump-scene "$tmp/scene.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || { echo "FAIL: --lesson eight-threads --step 2 exit $rc"; cat "$tmp/err"; fails=$((fails + 1)); }
+[ -s "$tmp/l.png" ] || { echo "FAIL: no screenshot"; fails=$((fails + 1)); }
+# Lesson step 2 (0-based) is the tree's second level: trace step 2.
+grep -q "step 2)" "$tmp/err" || { echo "FAIL: the window did not open at trace step 2"; cat "$tmp/err"; fails=$((fails + 1)); }
+grep -q '"16"' "$tmp/scene.json" || { echo "FAIL: the scene lacks the level-2 value 16"; fails=$((fails + 1)); }
+"$XVFB" -a -s "-screen 0 640x480x24" "$LAB" --lesson no-such-lesson --quit >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] || { echo "FAIL: unknown lesson: exit $rc, expected 2"; fails=$((fails + 1)); }
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "FAIL: unknown lesson: not one line"; cat "$tmp/err"; fails=$((fails + 1)); }
+[ "$fails" -eq 0 ] && echo "lesson GUI: all passed"
+exit $((fails > 0))
