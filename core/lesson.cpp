@@ -406,36 +406,8 @@ const std::vector<std::string>& quantity_names() {
 namespace {
 
 std::string describe_place(const Trace& t, int step) {
-    std::set<EventKind> kinds;
-    const Event* shuffle = nullptr;
-    for (const Event& e : t.events) {
-        if (e.step != step) continue;
-        kinds.insert(e.kind);
-        if (e.kind == EventKind::Shuffle && !shuffle) shuffle = &e;
-    }
-    if (shuffle)
-        return std::string(t.schedule.effective_warp() == WarpStage::ShflXor ? "shfl_xor" : "shfl_down") + " offset " +
-               std::to_string(shuffle->shuffle_offset());
-    if (kinds.count(EventKind::Load)) return "load, accumulate";
-    if (kinds.count(EventKind::PartialLoad)) return "load block partials";
-    if (kinds.count(EventKind::Combine) && kinds.count(EventKind::SharedLoad)) return "shared-memory level";
-    if (kinds.count(EventKind::SharedLoad)) return "load warp partials";
-    if (kinds.count(EventKind::SharedStore)) return "store to shared";
-    if (kinds.count(EventKind::Barrier)) return "__syncthreads()";
-    if (kinds.count(EventKind::WarpSync)) return "__syncwarp()";
-    if (kinds.count(EventKind::Atomic)) return "atomic";
-    if (kinds.count(EventKind::BlockPartial)) return "block partial out";
-    if (kinds.count(EventKind::Ticket)) return "last-block ticket";
-    if (kinds.count(EventKind::GridSync)) return "grid.sync()";
-    if (kinds.count(EventKind::FinalStore)) return "final store";
-    if (kinds.count(EventKind::IdentityFill)) return "identity fill";
-    return "step " + std::to_string(step);
-}
-
-bool carries_value(EventKind k) {
-    return k == EventKind::Load || k == EventKind::Combine || k == EventKind::IdentityFill ||
-           k == EventKind::SharedLoad || k == EventKind::PartialLoad || k == EventKind::FinalStore ||
-           k == EventKind::Atomic;
+    std::string words = describe_step(t, uint16_t(step));
+    return words.empty() ? "step " + std::to_string(step) : words;
 }
 
 std::string hex_bits(uint64_t bits, DType type) {
@@ -571,7 +543,7 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uin
             if (std::find(offs.begin(), offs.end(), o) == offs.end()) offs.push_back(o);
             if (e.step == cursor && offset < 0) offset = int(e.shuffle_offset());
         }
-        if (!carries_value(e.kind)) continue;
+        if (!holds_thread_value(e.kind)) continue;
         std::string v = format_value(s.op, s.type, e.value, e.flags);
         if (e.step == cursor && e.thread < 16) by_thread[e.thread] = v;
         if (e.thread == 0 && e.step <= cursor) lane0 = v;

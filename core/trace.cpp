@@ -122,4 +122,43 @@ std::string format_flags(uint8_t flags) {
     return out;
 }
 
+std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shuffle) {
+    auto has = [&](EventKind k) { return ((kinds >> unsigned(k)) & 1u) != 0; };
+    if (first_shuffle) {
+        const char* name = t.schedule.effective_warp() == WarpStage::ShflXor ? "shfl_xor" : "shfl_down";
+        return std::string(name) + " offset " + std::to_string(first_shuffle->shuffle_offset());
+    }
+    if (has(EventKind::Load)) return "load, accumulate";
+    if (has(EventKind::PartialLoad)) return "load block partials";
+    if (has(EventKind::Combine) && has(EventKind::SharedLoad)) return "shared-memory level";
+    if (has(EventKind::SharedLoad)) return "load warp partials";
+    if (has(EventKind::SharedStore)) return "store to shared";
+    if (has(EventKind::Barrier)) return "__syncthreads()";
+    if (has(EventKind::WarpSync)) return "__syncwarp()";
+    if (has(EventKind::Atomic)) return "atomic";
+    if (has(EventKind::BlockPartial)) return "block partial out";
+    if (has(EventKind::Ticket)) return "last-block ticket";
+    if (has(EventKind::GridSync)) return "grid.sync()";
+    if (has(EventKind::FinalStore)) return "final store";
+    if (has(EventKind::IdentityFill)) return "identity fill";
+    if (has(EventKind::Combine)) return "combine";
+    return "";
+}
+
+std::string describe_step(const Trace& t, uint16_t step) {
+    KindMask kinds = 0;
+    const Event* shuffle = nullptr;
+    for (const Event& e : t.events) {
+        if (e.step != step) continue;
+        kinds |= 1u << unsigned(e.kind);
+        if (e.kind == EventKind::Shuffle && !shuffle) shuffle = &e;
+    }
+    return describe_step(t, kinds, shuffle);
+}
+
+bool holds_thread_value(EventKind k) {
+    return k == EventKind::Load || k == EventKind::Combine || k == EventKind::IdentityFill || k == EventKind::SharedLoad ||
+           k == EventKind::PartialLoad || k == EventKind::FinalStore || k == EventKind::Atomic;
+}
+
 }  // namespace rl

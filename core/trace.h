@@ -125,4 +125,14 @@ std::string format_value(Op op, DType type, uint64_t bits, uint8_t flags = 0);
 double numeric_value(Op op, DType type, uint64_t bits);
 std::string format_flags(uint8_t flags);
 
+// Event kinds present on a step, as a bit mask (bit k = EventKind k).
+using KindMask = uint32_t;
+// What happens at a step, in words, from the kinds of events on it ("shfl_down offset 4",
+// "__syncthreads()", ...); first_shuffle names the offset. Empty when nothing describes it.
+// The one wording shared by the board, the renderer's row labels and the lessons.
+std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shuffle);
+std::string describe_step(const Trace& t, uint16_t step);  // scans the trace for that step
+// Kinds whose value is what a thread holds after the event (the board's and lessons' cells).
+bool holds_thread_value(EventKind k);
+
 }  // namespace rl

@@ -18,40 +18,6 @@ std::string pad(std::string s, size_t w, bool right = true) {
     return right ? sp + s : s + sp;
 }
 
-// What happens at one step, in words, from the kinds of events on it.
-std::string describe_step(const Trace& t, const std::vector<const Event*>& evs) {
-    std::set<EventKind> kinds;
-    const Event* shuffle = nullptr;
-    for (const Event* e : evs) {
-        kinds.insert(e->kind);
-        if (e->kind == EventKind::Shuffle && !shuffle) shuffle = e;
-    }
-    const WarpStage w = t.schedule.effective_warp();
-    if (shuffle) {
-        const char* name = w == WarpStage::ShflXor ? "shfl_xor" : "shfl_down";
-        return std::string(name) + " offset " + std::to_string(shuffle->shuffle_offset());
-    }
-    if (kinds.count(EventKind::Load)) return "load, accumulate";
-    if (kinds.count(EventKind::PartialLoad)) return "load block partials";
-    if (kinds.count(EventKind::Combine) && kinds.count(EventKind::SharedLoad)) return "shared-memory level";
-    if (kinds.count(EventKind::SharedLoad)) return "load warp partials";
-    if (kinds.count(EventKind::SharedStore)) return "store to shared";
-    if (kinds.count(EventKind::Barrier)) return "__syncthreads()";
-    if (kinds.count(EventKind::WarpSync)) return "__syncwarp()";
-    if (kinds.count(EventKind::Atomic)) return "atomic";
-    if (kinds.count(EventKind::BlockPartial)) return "block partial out";
-    if (kinds.count(EventKind::Ticket)) return "last-block ticket";
-    if (kinds.count(EventKind::GridSync)) return "grid.sync()";
-    if (kinds.count(EventKind::FinalStore)) return "final store";
-    if (kinds.count(EventKind::IdentityFill)) return "identity fill";
-    return "";
-}
-
-bool carries_value(EventKind k) {
-    return k == EventKind::Load || k == EventKind::Combine || k == EventKind::IdentityFill || k == EventKind::SharedLoad ||
-           k == EventKind::PartialLoad || k == EventKind::FinalStore || k == EventKind::Atomic;
-}
-
 std::string cell_text(const Trace& t, const Event& e) {
     std::string v = format_value(t.schedule.op, t.schedule.type, e.value, e.flags);
     if (e.flags & kUndefined) v = "?undef";
@@ -93,7 +59,7 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
             std::vector<std::string> moves;
             for (const Event* e : evs) {
                 if (e->thread >= cols) continue;
-                if (carries_value(e->kind)) cells[e->thread] = cell_text(t, *e);
+                if (holds_thread_value(e->kind)) cells[e->thread] = cell_text(t, *e);
                 if (e->kind == EventKind::Shuffle && moves.size() < 8)
                     moves.push_back("t" + std::to_string(e->thread) + "<-t" +
                                     std::to_string(e->warp() * 32 + e->source_lane()));
@@ -102,7 +68,13 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
                     cells[e->thread] = "s[" + std::to_string(e->detail) + "]";
                 if (e->kind == EventKind::BlockPartial) cells[e->thread] = cell_text(t, *e) + ">g";
             }
-            out << pad(std::to_string(st), 4) << "  " << pad(describe_step(t, evs), 22, false);
+            KindMask kinds = 0;
+            const Event* first_shuffle = nullptr;
+            for (const Event* e : evs) {
+                kinds |= 1u << unsigned(e->kind);
+                if (e->kind == EventKind::Shuffle && !first_shuffle) first_shuffle = e;
+            }
+            out << pad(std::to_string(st), 4) << "  " << pad(describe_step(t, kinds, first_shuffle), 22, false);
             for (auto& c : cells) out << pad(c.empty() ? "." : c, cw);
             if (!moves.empty()) {
                 out << "   ";

@@ -43,29 +43,6 @@ bool carries_value(EventKind k) {
     }
 }
 
-std::string row_label(const Trace& t, uint32_t kinds, const Event* shuffle) {
-    auto has = [&](EventKind k) { return (kinds >> unsigned(k)) & 1u; };
-    if (shuffle) {
-        const char* name = t.schedule.effective_warp() == WarpStage::ShflXor ? "shfl_xor" : "shfl_down";
-        return std::string(name) + " offset " + std::to_string(shuffle->shuffle_offset());
-    }
-    if (has(EventKind::Load)) return "load, accumulate";
-    if (has(EventKind::PartialLoad)) return "load block partials";
-    if (has(EventKind::Combine) && has(EventKind::SharedLoad)) return "shared-memory level";
-    if (has(EventKind::SharedLoad)) return "load warp partials";
-    if (has(EventKind::SharedStore)) return "store to shared";
-    if (has(EventKind::Barrier)) return "__syncthreads()";
-    if (has(EventKind::WarpSync)) return "__syncwarp()";
-    if (has(EventKind::Atomic)) return "atomic";
-    if (has(EventKind::BlockPartial)) return "block partial out";
-    if (has(EventKind::Ticket)) return "last-block ticket";
-    if (has(EventKind::GridSync)) return "grid.sync()";
-    if (has(EventKind::FinalStore)) return "final store";
-    if (has(EventKind::IdentityFill)) return "identity fill";
-    if (has(EventKind::Combine)) return "combine";
-    return "";
-}
-
 template <class V, class Key>
 size_t lower_index(const std::vector<V>& v, uint64_t col, Key key) {
     return size_t(std::lower_bound(v.begin(), v.end(), col, [&](const V& a, uint64_t c) { return key(a) < c; }) -
@@ -143,7 +120,7 @@ Layout build_layout(const Trace& t) {
         Row& r = l.rows[s];
         r.step = s;
         const Event* sh = first_shuffle[s] == kNoEvent ? nullptr : &t.events[first_shuffle[s]];
-        r.label = row_label(t, kinds[s], sh);
+        r.label = describe_step(t, kinds[s], sh);
         // Later events of one thread at one step replace earlier ones: the box shows what it holds after the step.
         const auto by_col = [](const Cell& a, const Cell& b) { return a.col < b.col; };
         if (!std::is_sorted(r.cells.begin(), r.cells.end(), by_col)) std::stable_sort(r.cells.begin(), r.cells.end(), by_col);
