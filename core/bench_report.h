@@ -1,0 +1,75 @@
+// core/bench_report.h — measured benchmark results: the `rlab bench` JSON and CSV, the terminal
+// table and the crossover analysis. No CUDA here: the front ends read recorded results with it.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rl {
+
+// The variant names of the command-line contract, in table order.
+inline constexpr std::string_view kBenchVariants[] = {
+    "atomic-element", "atomic-block", "two-pass", "last-block", "cooperative",
+    "fast", "fast-deterministic", "cub", "instrumented"};
+
+struct BenchResult {
+    std::string variant;        // one of kBenchVariants
+    std::string dtype = "f32";  // element type read: f32 | bf16 | f64 (accumulation: f32, f32, f64)
+    std::string op = "sum";     // sum | max | min
+    uint64_t n = 0;             // elements
+    std::string cache = "warm"; // warm (same buffer, repeated) | cold (L2 flushed before each rep)
+    double median_us = 0, min_us = 0, max_us = 0;
+    int reps = 0;
+    double gbps = 0;            // bytes read (n * element size) / median time, in GB/s (1e9)
+    double abs_error = 0;       // |result - reference| checked before timing
+    double tolerance = 0;       // the stated tolerance it was checked against
+};
+
+struct BenchReport {
+    std::string device, driver, cuda, date;  // date: ISO 8601 UTC, e.g. 2026-11-29T20:10:00Z
+    double copy_gbps = 0;                    // measured device-to-device copy, read + write
+    double datasheet_gbps = 0;               // vendor's memory bandwidth, 0 when unknown
+    int sm_count = 0;
+    uint64_t l2_bytes = 0;
+    std::string method;                      // one line: how the numbers were taken
+    std::vector<BenchResult> results;
+
+    const BenchResult* find(std::string_view variant, std::string_view dtype, uint64_t n,
+                            std::string_view cache = "warm", std::string_view op = "sum") const;
+    // (n, median_us) for one variant, sorted by n: a plotted series.
+    std::vector<std::pair<uint64_t, double>> series(std::string_view variant, std::string_view dtype = "f32",
+                                                    std::string_view cache = "warm",
+                                                    std::string_view op = "sum") const;
+    std::vector<std::string> caches() const;  // the cache modes present, warm first
+};
+
+// JSON as in the contract ({"device","driver","cuda","date","results":[{variant,dtype,n,median_us,
+// min_us,max_us,gbps, ...}]}) plus the extra fields above. Reading throws rl::Error with one line
+// naming what is wrong.
+std::string bench_to_json(const BenchReport& r);
+BenchReport bench_from_json(std::string_view text);
+BenchReport load_bench_file(const std::string& path);
+
+// One row per result, a header line first.
+std::string bench_to_csv(const BenchReport& r);
+
+// The terminal table for one op/dtype/cache: rows are sizes, columns variants, cells the median in
+// microseconds; plus GB/s of the fastest and its fraction of the copy and datasheet bandwidth.
+std::string bench_table(const BenchReport& r, std::string_view dtype = "f32", std::string_view cache = "warm",
+                        std::string_view op = "sum");
+
+// The first size from which variant `a` is faster than `b` at that size and at every larger
+// measured size (so one noisy point does not count); nullopt when `a` never wins for good.
+std::optional<uint64_t> crossover(const BenchReport& r, std::string_view a, std::string_view b,
+                                  std::string_view dtype = "f32", std::string_view cache = "warm");
+
+// The crossover lines printed under the table, each with the reason read from the numbers.
+std::vector<std::string> crossover_analysis(const BenchReport& r, std::string_view cache = "warm");
+
+// Where recorded results live: $RLAB_BENCH_FILE, else docs/bench/*.json found walking up from
+// `start_dir` (the newest file by name). Empty when none is found.
+std::string find_recorded_bench(const std::string& start_dir = ".");
+
+}  // namespace rl
