@@ -1,7 +1,9 @@
 // core/bench_report.h — measured benchmark results: the `rlab bench` JSON and CSV, the terminal
 // table and the crossover analysis. No CUDA here: the front ends read recorded results with it.
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +45,20 @@ struct BenchReport {
                                                     std::string_view cache = "warm",
                                                     std::string_view op = "sum") const;
     std::vector<std::string> caches() const;  // the cache modes present, warm first
+};
+
+// What to measure (rlab bench flags, the front ends' "Measure on this GPU").
+struct BenchOptions {
+    std::vector<int> log2_sizes = {10, 12, 14, 16, 18, 20, 22, 24, 26, 28};  // f32 sizes, 2^k
+    std::vector<std::string> variants;        // empty: all of kBenchVariants
+    std::vector<std::string> caches = {"warm"};  // warm and/or cold
+    bool worked_example = true;               // 67,108,864 bf16 values summed in f32 (fast, cub)
+    bool extra_types = false;                 // also fast vs cub for f64 sum and f32 max/min
+    int reps = 50;                            // timed repetitions per cell (fewer when one takes long)
+    double max_seconds_per_cell = 2.0;        // cap on timed repetitions' total time per cell
+    // Called between cells: what is being measured and the fraction done (0..1).
+    std::function<void(const std::string& what, double fraction)> progress;
+    const std::atomic<bool>* cancel = nullptr;  // set to stop after the current cell
 };
 
 // JSON as in the contract ({"device","driver","cuda","date","results":[{variant,dtype,n,median_us,
