@@ -1,6 +1,8 @@
 // core/analysis.cpp — work and span from the trace's dependencies; error against the reference.
 #include "core/analysis.h"
 
+#include "core/error_bounds.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -93,20 +95,27 @@ Analysis analyze(const Trace& t) {
     }
 
     // Span: the longest chain of combines through the dependencies.
-    std::vector<uint32_t> depth(ev.size(), 0), via(ev.size(), kNoEvent);
+    // depth_up counts only combines above the thread stage: what a thread partial passes through,
+    // for bounds where the thread stage is not a chain of plain adds (core/error_bounds.h).
+    std::vector<uint32_t> depth(ev.size(), 0), via(ev.size(), kNoEvent), depth_up(ev.size(), 0);
     for (uint32_t i : topological_order(t)) {
         const Event& e = ev[i];
-        uint32_t best = 0, from = kNoEvent;
+        uint32_t best = 0, from = kNoEvent, best_up = 0;
         for (uint32_t d : e.dep)
-            if (d != kNoEvent && d < ev.size() && (from == kNoEvent || depth[d] > best)) {
-                best = depth[d];
-                from = d;
+            if (d != kNoEvent && d < ev.size()) {
+                if (from == kNoEvent || depth[d] > best) {
+                    best = depth[d];
+                    from = d;
+                }
+                best_up = std::max(best_up, depth_up[d]);
             }
         depth[i] = best + (is_combine(e.kind) ? 1 : 0);
+        depth_up[i] = best_up + (is_combine(e.kind) && scope_of(t, e) != Scope::Thread ? 1 : 0);
         via[i] = from;
     }
     if (t.result_event != kNoEvent && t.result_event < ev.size()) {
         a.span = depth[t.result_event];
+        a.span_above_thread = depth_up[t.result_event];
         for (uint32_t i = t.result_event; i != kNoEvent; i = via[i])
             if (is_combine(ev[i].kind)) ++a.span_by_scope[size_t(scope_of(t, ev[i]))];
     }
@@ -132,10 +141,14 @@ Analysis analyze(const Trace& t) {
             double d = double(s.n - 1);
             a.error_bound = d * unit / (1.0 - d * unit) * std::fabs(a.reference);
             a.bound_formula = "gamma_(n-1) * |product|, gamma_k = k*u/(1-k*u)";
-        } else {
+        } else if (s.accum == Accum::Plain || s.op != Op::Sum) {
             double d = double(a.span);
             a.error_bound = d * unit / (1.0 - d * unit) * t.abs_sum;
             a.bound_formula = "gamma_span * sum|x|, gamma_k = k*u/(1-k*u)";
+        } else {
+            ErrorBound b = schedule_bound(s.accum, s.chunk(), a.span_above_thread, a.span, unit, t.abs_sum);
+            a.error_bound = b.bound;
+            a.bound_formula = b.formula;
         }
     }
     const uint64_t mask = (s.op == Op::SumCount || s.op == Op::ArgMax || s.op == Op::Witness || f64) ? ~0ull : 0xffffffffull;

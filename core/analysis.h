@@ -18,6 +18,7 @@ struct Analysis {
     uint64_t work_by_scope[4] = {};    // thread, warp, block, grid
     uint32_t span = 0;                 // longest chain of combines, following the trace's dependencies
     uint32_t span_by_scope[4] = {};    // combines of each scope on that chain
+    uint32_t span_above_thread = 0;    // longest chain counting only combines outside the thread stage
     uint64_t serial_depth = 0;         // n - 1
     uint32_t tree_depth = 0;           // ceil(log2 n)
 

@@ -139,6 +139,12 @@ private:
     std::vector<uint32_t> warp_sync_;
     std::vector<Val> partial_;
     std::vector<uint32_t> atomics_;  // atomic events in emission order
+    // Thread-stage accumulators of the current block (core/accum.h), beside the registers in reg_.
+    std::vector<KahanState<A>> kahan_;
+    std::vector<double> wide_;
+    std::vector<Val> stack_;
+    std::vector<uint32_t> depth_;
+    std::vector<uint64_t> count_;
     std::vector<uint32_t> atomic_operand_flags_;
 
     uint32_t emit(EventKind kind, uint32_t thread, uint32_t detail, uint32_t aux, uint32_t d0, uint32_t d1,
@@ -164,8 +170,11 @@ private:
         t_.hazards.push_back({kind, ev, block_, thread / 32, lanes, std::move(what)});
     }
 
-    Val combine(uint32_t thread, const Val& a, const Val& b) {
-        V r = OpT::combine(a.v, b.v);
+    Val combine(uint32_t thread, const Val& a, const Val& b) { return combine_to(thread, a, b, OpT::combine(a.v, b.v)); }
+
+    // A combine whose value the caller computed (the thread stage's f64 and Kahan accumulation,
+    // where hidden state, not the two operands alone, decides the new value).
+    Val combine_to(uint32_t thread, const Val& a, const Val& b, const V& r) {
         uint8_t fl = uint8_t((a.fl | b.fl) & kTaint);
         if ((a.fl & kIdentity) && (b.fl & kIdentity)) fl |= kIdentity;
         if ((a.fl | b.fl) & kIdentity) fl |= kIdentityCombine;
@@ -270,6 +279,13 @@ private:
     template <class ItemFn>
     void thread_stage(uint32_t threads, ItemFn item) {
         std::vector<uint8_t> has(threads, 0);
+        if (s_.accum == Accum::Kahan) kahan_.assign(threads, KahanState<A>{});
+        if (s_.accum == Accum::F64) wide_.assign(threads, 0.0);
+        if (s_.accum == Accum::Pairwise) {
+            stack_.assign(size_t(threads) * kPairwiseStack, Val{});
+            depth_.assign(threads, 0);
+            count_.assign(threads, 0);
+        }
         for (uint64_t k = 0; k < K_; ++k) {
             step_ = uint16_t(k);
             for (uint32_t tid = 0; tid < threads; ++tid) {
@@ -281,15 +297,55 @@ private:
                 if (gstage_ == GridStage::AtomicElement) {
                     atomic(tid, ld);
                 } else {
-                    reg_[tid] = has[tid] ? combine(tid, reg_[tid], ld) : ld;
+                    accumulate(tid, ld, !has[tid]);
                 }
                 has[tid] = 1;
             }
         }
         if (gstage_ == GridStage::AtomicElement) return;
+        if (s_.accum == Accum::Pairwise) {
+            // The stack's last merges happen after the thread's last item, on the stage's last step.
+            step_ = uint16_t(K_ - 1);
+            for (uint32_t tid = 0; tid < threads; ++tid)
+                if (has[tid])
+                    reg_[tid] = pairwise_finish(&stack_[size_t(tid) * kPairwiseStack], depth_[tid],
+                                                [&](const Val& a, const Val& b) { return combine(tid, a, b); });
+        }
         step_ = 0;
         for (uint32_t tid = 0; tid < threads; ++tid)
             if (!has[tid]) reg_[tid] = identity_fill(tid);
+    }
+
+    // One item into thread tid's accumulator under the schedule's accumulation choice (core/accum.h).
+    void accumulate(uint32_t tid, const Val& ld, bool first) {
+        if constexpr (std::is_same_v<OpT, SumOp<A>> && std::is_floating_point_v<A>) {
+            switch (s_.accum) {
+                case Accum::Plain: break;
+                case Accum::Kahan:
+                    if (first) {
+                        kahan_[tid] = kahan_start(ld.v);
+                        reg_[tid] = ld;
+                    } else {
+                        kahan_add(kahan_[tid], ld.v);
+                        reg_[tid] = combine_to(tid, reg_[tid], ld, kahan_[tid].sum);
+                    }
+                    return;
+                case Accum::F64:
+                    if (first) {
+                        wide_[tid] = wide_start(ld.v);
+                        reg_[tid] = ld;
+                    } else {
+                        wide_[tid] = wide_add(wide_[tid], ld.v);
+                        reg_[tid] = combine_to(tid, reg_[tid], ld, wide_round<A>(wide_[tid]));
+                    }
+                    return;
+                case Accum::Pairwise:
+                    pairwise_push(&stack_[size_t(tid) * kPairwiseStack], depth_[tid], ++count_[tid], ld,
+                                  [&](const Val& a, const Val& b) { return combine(tid, a, b); });
+                    return;
+            }
+        }
+        reg_[tid] = first ? ld : combine(tid, reg_[tid], ld);
     }
 
     A load_element(uint64_t i) const {

@@ -31,7 +31,7 @@ std::string LessonError::str() const {
 namespace {
 
 const std::vector<std::string> kScheduleKeys{"n", "block", "grid", "items", "assign", "warp", "block-stage",
-                                              "grid-stage", "op", "type", "input", "seed", "bug"};
+                                              "grid-stage", "op", "type", "input", "seed", "bug", "accum"};
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
     std::string s;
@@ -392,7 +392,7 @@ std::string find_lessons_dir(const std::string& executable_path) {
 const std::vector<std::string>& quantity_names() {
     static const std::vector<std::string> names{
         "n", "block", "grid", "items", "warps", "threads", "op", "type", "assign", "warp", "block_stage", "grid_stage",
-        "input", "bugs", "commutative", "events", "steps", "work", "span", "serial_depth", "tree_depth",
+        "accum", "input", "bugs", "commutative", "events", "steps", "work", "span", "serial_depth", "tree_depth",
         "span_thread", "span_warp", "span_block", "span_grid", "work_thread", "work_warp", "work_block", "work_grid",
         "identity_combines", "redundant_combines", "saved_depth", "result", "result_bits", "reference",
         "reference_bits", "exact_reference", "abs_error", "exact_error", "rel_error", "ulps", "error_bound", "bound_formula",
@@ -441,6 +441,7 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uin
     txt("warp", std::string(to_string(s.effective_warp())));
     txt("block_stage", std::string(to_string(s.block_stage)));
     txt("grid_stage", std::string(to_string(s.effective_grid_stage())));
+    txt("accum", std::string(to_string(s.accum)));
     txt("input", std::string(to_string(s.input.kind)));
     std::vector<std::string> bugs;
     for (Bug b : bug_list(s.bugs)) bugs.push_back(std::string(to_string(b)));

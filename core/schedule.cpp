@@ -30,6 +30,8 @@ constexpr std::array<NameTable<InputKind>, 9> kInputs{{{InputKind::Iota, "iota"}
     {InputKind::Uniform, "uniform"}, {InputKind::Normal, "normal"}, {InputKind::Equal, "equal"},
     {InputKind::LogUniform, "log-uniform"}, {InputKind::Cancellation, "cancellation"},
     {InputKind::Sorted, "sorted"}, {InputKind::Reversed, "reversed"}, {InputKind::Values, "VALUES"}}};
+constexpr std::array<NameTable<Accum>, 4> kAccums{{{Accum::Plain, "plain"}, {Accum::F64, "f64"},
+    {Accum::Kahan, "kahan"}, {Accum::Pairwise, "pairwise"}}};
 constexpr std::array<NameTable<Bug>, kBugCount> kBugs{{{Bug::FullMaskPartialWarp, "full-mask-partial-warp"},
     {Bug::UnboundedSource, "unbounded-source"}, {Bug::UninitTail, "uninit-tail"},
     {Bug::WrongIdentity, "wrong-identity"}, {Bug::MissingBarrier, "missing-barrier"},
@@ -94,6 +96,7 @@ std::string_view to_string(BlockStage v) { return name_of(kBlocks, v); }
 std::string_view to_string(GridStage v) { return name_of(kGrids, v); }
 std::string_view to_string(InputKind v) { return name_of(kInputs, v); }
 std::string_view to_string(Bug v) { return name_of(kBugs, v); }
+std::string_view to_string(Accum v) { return name_of(kAccums, v); }
 
 std::vector<Bug> bug_list(uint16_t bugs) {
     std::vector<Bug> out;
@@ -114,6 +117,7 @@ std::string allowed_values(std::string_view name) {
     if (name == "grid-stage") return join_names(kGrids);
     if (name == "input") return join_names(kInputs) + " (comma-separated numbers)";
     if (name == "bug") return join_names(kBugs);
+    if (name == "accum") return join_names(kAccums);
     return "";
 }
 
@@ -142,6 +146,7 @@ std::string set_field(Schedule& s, std::string_view name, std::string_view value
     if (name == "warp") return pick(kWarps, s.warp);
     if (name == "block-stage") return pick(kBlocks, s.block_stage);
     if (name == "grid-stage") return pick(kGrids, s.grid_stage);
+    if (name == "accum") return pick(kAccums, s.accum);
     if (name == "bug") {
         auto v = parse_name(kBugs, value);
         if (!v) return bad(name, value, "one of " + join_names(kBugs));
@@ -209,6 +214,15 @@ std::string validate(const Schedule& s) {
     if (s.has(Bug::WrongIdentity) && (s.op == Op::Sum || s.op == Op::SumCount || s.op == Op::Witness))
         return "--bug wrong-identity uses 0 as the identity, which is already right for --op " +
                std::string(to_string(s.op)) + ": use --op max, min, prod or argmax";
+    if (s.accum != Accum::Plain) {
+        const std::string a = "--accum " + std::string(to_string(s.accum));
+        if (s.op != Op::Sum || !is_float_type(s.type))
+            return a + " changes how a thread adds floats: use --op sum with --type f32, f64, bf16 or f16 (or --accum plain)";
+        if (s.accum == Accum::F64 && s.type == DType::F64)
+            return a + " with --type f64: the accumulator is already f64; use --accum plain, kahan or pairwise";
+        if (s.effective_grid_stage() == GridStage::AtomicElement)
+            return a + " acts on a thread's own items, and with one atomic per element no thread adds any: use --accum plain or another --grid-stage";
+    }
     return {};
 }
 
@@ -220,6 +234,7 @@ std::string describe(const Schedule& s) {
                       " block-stage=" + std::string(to_string(s.block_stage)) +
                       " grid-stage=" + std::string(to_string(s.effective_grid_stage())) +
                       " op=" + std::string(to_string(s.op)) + " type=" + std::string(to_string(s.type));
+    if (s.accum != Accum::Plain) out += " accum=" + std::string(to_string(s.accum));
     for (Bug b : bug_list(s.bugs)) out += " bug=" + std::string(to_string(b));
     return out;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "core/accum.h"
 #include "core/ops.h"
 
 namespace rl {
@@ -47,6 +48,7 @@ struct Schedule {
     GridStage grid_stage = GridStage::TwoPass;
     Op op = Op::Sum;
     DType type = DType::F32;
+    Accum accum = Accum::Plain;  // thread-stage accumulation (float sums only)
     InputSpec input;
     uint16_t bugs = 0;
 
@@ -75,6 +77,7 @@ std::string_view to_string(WarpStage);
 std::string_view to_string(BlockStage);
 std::string_view to_string(GridStage);
 std::string_view to_string(InputKind);
+std::string_view to_string(Accum);
 std::string_view to_string(Bug);
 std::vector<Bug> bug_list(uint16_t bugs);
 

@@ -53,6 +53,7 @@ json schedule_json(const Schedule& s) {
     j["grid-stage"] = to_string(s.grid_stage);
     j["op"] = to_string(s.op);
     j["type"] = to_string(s.type);
+    j["accum"] = to_string(s.accum);
     if (s.input.kind == InputKind::Values) {
         std::string v;
         for (double x : s.input.values) {
@@ -177,6 +178,10 @@ Schedule parse_schedule(const json& j) {
         const json& v = need(j, key, "schedule");
         if (!v.is_string()) fail(std::string("schedule \"") + key + "\" must be a string");
         if (std::string err = set_field(s, key, v.get<std::string>()); !err.empty()) fail("schedule: " + err);
+    }
+    if (auto it = j.find("accum"); it != j.end()) {  // optional: traces before the numerics lab have none
+        if (!it->is_string()) fail("schedule \"accum\" must be a string");
+        if (std::string err = set_field(s, "accum", it->get<std::string>()); !err.empty()) fail("schedule: " + err);
     }
     if (auto it = j.find("bug"); it != j.end()) {
         if (!it->is_array()) fail("schedule \"bug\" must be a list");

@@ -12,7 +12,7 @@ struct Flag {
     const char* help;
     bool repeatable;
 };
-constexpr std::array<Flag, 13> kFlags{{
+constexpr std::array<Flag, 14> kFlags{{
     {"n", "number of input elements (default 8; taken from --input VALUES when left out)", false},
     {"block", "threads per block, 1 to 1024 (default 8)", false},
     {"grid", "blocks; 0 or left out sizes the grid from n, block and items", false},
@@ -25,6 +25,7 @@ constexpr std::array<Flag, 13> kFlags{{
     {"type", "f32|f64|i32|bf16|f16 (bf16 and f16 accumulate in f32)", false},
     {"input", "iota|uniform|normal|equal|log-uniform|cancellation|sorted|reversed|VALUES (e.g. 3,-1,4.5)", false},
     {"seed", "seed of the input generator (default 1)", false},
+    {"accum", "plain|f64|kahan|pairwise: how a thread adds its own items (float sums; default plain)", false},
     {"bug", "inject a bug (repeatable): full-mask-partial-warp, unbounded-source, uninit-tail, wrong-identity, "
             "missing-barrier, divergent-barrier, grid-stride-order, descending-order, atomic-per-element, volatile-unroll",
      true},
