@@ -115,6 +115,7 @@ std::string bench_to_json(const BenchReport& r) {
         results.push_back(std::move(e));
     }
     j["results"] = std::move(results);
+    if (!r.failures.empty()) j["failures"] = r.failures;
     return j.dump(1) + "\n";
 }
 
@@ -136,6 +137,9 @@ BenchReport bench_from_json(std::string_view text) {
     r.sm_count = optional_field<int>(j, "sm_count", 0);
     r.l2_bytes = optional_field<uint64_t>(j, "l2_bytes", 0);
     r.method = optional_field<std::string>(j, "method", "");
+    if (auto f = j.find("failures"); f != j.end() && f->is_array())
+        for (const json& line : *f)
+            if (line.is_string()) r.failures.push_back(line.get<std::string>());
     auto it = j.find("results");
     if (it == j.end() || !it->is_array()) throw Error("bench JSON: \"results\" must be an array");
     for (size_t i = 0; i < it->size(); ++i) {

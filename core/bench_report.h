@@ -37,6 +37,7 @@ struct BenchReport {
     uint64_t l2_bytes = 0;
     std::string method;                      // one line: how the numbers were taken
     std::vector<BenchResult> results;
+    std::vector<std::string> failures;       // checks that failed (those cells were not timed)
 
     const BenchResult* find(std::string_view variant, std::string_view dtype, uint64_t n,
                             std::string_view cache = "warm", std::string_view op = "sum") const;

@@ -1,6 +1,7 @@
 // cuda/host_api.h — the CUDA backend's host API: probe the device, capture a trace on the GPU.
 // Only core types cross this header, so callers need no CUDA headers.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 #include "core/input.h"
@@ -36,6 +37,24 @@ Trace capture_trace(const Schedule& s, const InputData& input, const CaptureOpti
 
 // Times the same schedule uninstrumented (median of `reps` launches, microseconds), for comparison.
 double time_uninstrumented_us(const Schedule& s, const InputData& input, int reps = 20);
+
+// The schedule's kernels over input already on the device: what `rlab bench` times for the
+// chapter's grid stages. enqueue() first resets the output word (to the identity) and the ticket
+// counter, as every caller of these kernels must before each launch, so that cost is in the time.
+// With `record`, the kernels also write their trace slots (into a buffer allocated here).
+class ScheduleLaunch {
+public:
+    ScheduleLaunch(const Schedule& s, const void* device_input, bool record = false);
+    ~ScheduleLaunch();
+    ScheduleLaunch(const ScheduleLaunch&) = delete;
+    ScheduleLaunch& operator=(const ScheduleLaunch&) = delete;
+    void enqueue(void* stream);  // a cudaStream_t; nothing is synchronised
+    uint64_t result_bits();      // synchronises the device; the output word as the kernels left it
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 // The hardware-decided orders found in a GPU trace, to replay the emulator in the same order.
 std::vector<uint32_t> atomic_positions_of(const Trace& gpu);

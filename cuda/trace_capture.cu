@@ -472,25 +472,66 @@ Trace capture_trace(const Schedule& s, const InputData& input, const CaptureOpti
     return t;
 }
 
-double time_uninstrumented_us(const Schedule& s, const InputData& input, int reps) {
+struct ScheduleLaunch::Impl {
+    Schedule s;
+    Plan p;
+    const void* input;
+    DeviceBuffer<DeviceRecord> buf;
+    DeviceBuffer<unsigned char> partials;
+    DeviceBuffer<uint64_t> out{1};
+    DeviceBuffer<unsigned> counter{1};
+    DeviceBuffer<int> overflow{1};
+    Impl(const Schedule& sched, const Plan& plan, const void* in, bool record)
+        : s(sched), p(plan), input(in), buf(record ? total_slots(plan) : 0),
+          partials(size_t(plan.G) * tracked_size(sched)) {
+        RL_CUDA(cudaMemset(overflow.ptr, 0, sizeof(int)));
+        if (record) RL_CUDA(cudaMemset(buf.ptr, 0xff, total_slots(plan) * sizeof(DeviceRecord)));
+    }
+};
+
+ScheduleLaunch::ScheduleLaunch(const Schedule& s, const void* device_input, bool record) {
     if (std::string err = validate(s); !err.empty()) throw Error(err);
     Plan p = make_plan(s, 0);
     p.identity_bits = identity_bits(s);
+    if (record && total_slots(p) >= kNoEvent)
+        throw Error("the GPU trace would need " + std::to_string(total_slots(p)) + " slots, more than 2^32; use a smaller --n");
+    impl_ = std::make_unique<Impl>(s, p, device_input, record);
+}
+
+ScheduleLaunch::~ScheduleLaunch() = default;
+
+void ScheduleLaunch::enqueue(void* stream) {
+    Impl& m = *impl_;
+    auto st = static_cast<cudaStream_t>(stream);
+    RL_CUDA(cudaMemcpyAsync(m.out.ptr, &m.p.identity_bits, sizeof(uint64_t), cudaMemcpyHostToDevice, st));
+    RL_CUDA(cudaMemsetAsync(m.counter.ptr, 0, sizeof(unsigned), st));
+    const bool record = m.buf.ptr != nullptr;
+    const Launch l{m.p, m.input, m.buf.ptr, m.partials.ptr, m.out.ptr, m.counter.ptr, m.overflow.ptr, st};
+    if (record) launch<true>(m.s, l);
+    else launch<false>(m.s, l);
+}
+
+uint64_t ScheduleLaunch::result_bits() {
+    uint64_t bits = 0;
+    RL_CUDA(cudaDeviceSynchronize());
+    RL_CUDA(cudaMemcpy(&bits, impl_->out.ptr, sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    int overflow = 0;
+    RL_CUDA(cudaMemcpy(&overflow, impl_->overflow.ptr, sizeof(int), cudaMemcpyDeviceToHost));
+    if (overflow) throw Error("the GPU trace buffer overflowed (a thread recorded more events than planned): please report this schedule");
+    return bits;
+}
+
+double time_uninstrumented_us(const Schedule& s, const InputData& input, int reps) {
     DeviceBuffer<unsigned char> d_input(input.size() * input.element_bytes());
-    DeviceBuffer<unsigned char> d_partials(size_t(p.G) * tracked_size(s));
-    DeviceBuffer<uint64_t> d_out(1);
-    DeviceBuffer<unsigned> d_counter(1);
-    DeviceBuffer<int> d_overflow(1);
     RL_CUDA(cudaMemcpy(d_input.ptr, input.data(), input.size() * input.element_bytes(), cudaMemcpyHostToDevice));
+    ScheduleLaunch run(s, d_input.ptr);
     cudaEvent_t start, stop;
     RL_CUDA(cudaEventCreate(&start));
     RL_CUDA(cudaEventCreate(&stop));
     std::vector<float> ms;
     for (int r = 0; r < reps + 3; ++r) {
-        RL_CUDA(cudaMemcpy(d_out.ptr, &p.identity_bits, sizeof(uint64_t), cudaMemcpyHostToDevice));
-        RL_CUDA(cudaMemset(d_counter.ptr, 0, sizeof(unsigned)));
         RL_CUDA(cudaEventRecord(start));
-        launch<false>(s, Launch{p, d_input.ptr, nullptr, d_partials.ptr, d_out.ptr, d_counter.ptr, d_overflow.ptr, nullptr});
+        run.enqueue(nullptr);
         RL_CUDA(cudaEventRecord(stop));
         RL_CUDA(cudaEventSynchronize(stop));
         float e = 0;

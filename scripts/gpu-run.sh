@@ -22,9 +22,31 @@ if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs"; } >"$OUT/bui
   tail -40 "$OUT/build.log"; echo "BUILD FAILED" >>"$report"; exit 1
 fi
 
-if [ "${RLAB_GPU_ONLY:-}" = bench ]; then  # a quick re-measure of the capture cost alone
+# What the fast path compiled to: registers, and whether its loads are 16 bytes wide.
+fast_obj=build/gpu/cuda/CMakeFiles/rlab_cuda.dir/fast_reduce.cu.o
+{ cuobjdump --dump-resource-usage "$fast_obj" 2>&1 | grep -E "Function|REG" | head -40
+  echo "load instructions in the fast path's SASS:"; cuobjdump -sass "$fast_obj" 2>&1 | grep -oE "LDG\.E[A-Z0-9.]*" | sort | uniq -c
+} >"$OUT/fast-path-sass.txt"
+
+run_bench() {  # the measured matrix: JSON + CSV + the table with the crossover analysis
+  echo "== rlab bench $*"
+  timeout 400 $rlab bench "$@" --json "$OUT/bench.json" --csv "$OUT/bench.csv" >"$OUT/bench.txt" 2>"$OUT/bench.err"
+  echo "## rlab bench $* (exit $?)" >>"$report"; { echo '```'; cat "$OUT/bench.txt"; echo '```'; } >>"$report"
+}
+
+if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch shapes, against CUB
+  build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*" >"$OUT/fast-tests.log" 2>&1
+  echo "## fast path tests: exit $?" >>"$report"; tail -3 "$OUT/fast-tests.log" >>"$report"
+  timeout 200 $rlab bench --tune --sizes 28 --reps 20 >"$OUT/tune.txt" 2>&1
+  { echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
+  run_bench --variants fast,fast-deterministic,cub,atomic-block,two-pass --reps 30
+  cat "$report"; exit 0
+fi
+
+if [ "${RLAB_GPU_ONLY:-}" = bench ]; then  # the measurements alone
+  run_bench --cache both --extra-types
   build/gpu/tests/gpu/rlab_capture_bench | tee "$OUT/capture-bench.txt"
-  exit 0
+  cat "$report"; exit 0
 fi
 
 echo "== gpu tests"
@@ -47,6 +69,21 @@ echo "- divergent-barrier (\`--n 256 --block 128\`): $(timeout 25 $rlab check --
 echo "== capture benchmark"
 build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
 { echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
+
+run_bench --cache both --extra-types
+
+echo "== ncu: one atomic per element against one per block (2^20 f32)"
+metrics=gpu__time_duration.sum,smsp__inst_executed_op_global_red.sum,smsp__inst_executed_op_global_atom.sum,lts__t_requests_srcunit_tex_op_red.sum,lts__t_requests_srcunit_tex_op_atom.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+for v in atomic-element atomic-block; do
+  args=(--clock-control none -k regex:reduce_kernel -c 1 --section SpeedOfLight)
+  timeout 150 ncu "${args[@]}" --metrics "$metrics" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example >"$OUT/ncu-$v.txt" 2>&1
+  if grep -q "==ERROR==" "$OUT/ncu-$v.txt"; then  # a metric this ncu does not know: the section alone
+    timeout 150 ncu "${args[@]}" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example >"$OUT/ncu-$v.txt" 2>&1
+  fi
+done
+{ echo "## ncu (--clock-control none), atomic-element vs atomic-block at 2^20"; echo '```'
+  for v in atomic-element atomic-block; do echo "### $v"; grep -E "reduce_kernel|Duration|Throughput|red|atom|ERROR" "$OUT/ncu-$v.txt" | head -20; done
+  echo '```'; } >>"$report"
 echo "== compute-sanitizer"
 
 correct=(

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "app/cli/bench_command.h"
 #include "app/cli/commands.h"
 #include "app/cli/lessons_command.h"
 #ifdef RLAB_HAVE_RENDER
@@ -38,6 +39,9 @@ int main(int argc, char** argv) {
     auto* import = app.add_subcommand("import", "validate a trace JSON file and print its summary");
     import->add_option("FILE", import_file, "trace JSON written by rlab trace --format json")->required();
 
+    BenchArgs bench_args;
+    auto* bench = add_bench_command(app, bench_args);
+
     LessonsArgs lessons_args;
     auto* lessons = add_lessons_command(app, lessons_args);
 
@@ -62,6 +66,7 @@ int main(int argc, char** argv) {
         if (*check) return run_check(check_args);
         if (*import) return run_import(import_file);
         if (*lessons) return run_lessons(lessons_args);
+        if (*bench) return run_bench(bench_args);
 #ifdef RLAB_HAVE_RENDER
         if (*render) return run_render(render_args);
 #endif

@@ -1,0 +1,32 @@
+// app/cli/bench_command.h — `rlab bench`: measure the reduction variants on the GPU, or show recorded results.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace rl::cli {
+
+struct BenchArgs {
+    std::string sizes = "10:28:2";  // first:last:step powers of two, or a comma list of powers
+    std::string variants;           // comma list; empty: all
+    std::string cache = "warm";     // warm | cold | both
+    int reps = 50;
+    bool no_worked_example = false;
+    bool extra_types = false;
+    bool tune = false;
+    bool recorded = false;          // show recorded results instead of measuring
+    std::string file;               // --recorded FILE (default: docs/bench/*.json found above)
+    std::string json, csv;
+};
+
+CLI::App* add_bench_command(CLI::App& app, BenchArgs& args);
+// 0 measured (or shown), 1 a variant's result failed its check, 2 bad input or no GPU.
+int run_bench(const BenchArgs& args);
+
+// "10:28:2" -> 10,12,...,28; "10,20" -> 10,20. Throws rl::Error with a one-line reason.
+std::vector<int> parse_sizes(const std::string& spec);
+
+}  // namespace rl::cli

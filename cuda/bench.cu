@@ -1,0 +1,480 @@
+// cuda/bench.cu — `rlab bench` on the GPU: checks each variant exactly, then times it with events.
+//
+// Sections: 1. inputs whose sums are exact   2. the variants   3. timing   4. the run
+//
+// Method: inputs are multiples of 2^-8 in [-1/4, 1/4] (never zero), so every partial sum of any
+// order stays a multiple of 2^-8 far below 2^16 and is exact in f32: each variant's result must
+// equal the exact sum bit for bit (tolerance 0), which catches a dropped or doubled element.
+// Timing: warm-up, then CUDA events around each repetition on one stream, median/min/max; "cold"
+// rewrites a buffer twice the L2 size before each repetition (outside the events).
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
+
+#include "core/emulator.h"  // rl::Error
+#include "core/schedule.h"
+#include "cuda/bench_api.h"
+#include "cuda/fast_reduce.h"
+#include "cuda/host_api.h"
+
+namespace rl::cuda {
+namespace {
+
+void check(cudaError_t err, const char* call) {
+    if (err != cudaSuccess) throw Error(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
+}
+#define RL_CUDA(call) check((call), #call)
+
+struct DeviceMemory {
+    void* ptr = nullptr;
+    explicit DeviceMemory(size_t bytes) {
+        if (bytes) RL_CUDA(cudaMalloc(&ptr, bytes));
+    }
+    ~DeviceMemory() { cudaFree(ptr); }
+    DeviceMemory(const DeviceMemory&) = delete;
+    DeviceMemory& operator=(const DeviceMemory&) = delete;
+};
+
+// ---- 1. inputs: element i is k(i) / 256 with k(i) in [-64, -1] or [1, 64], the same on host and device
+__host__ __device__ inline int input_k(uint64_t i) {
+    uint64_t z = i + 0x9e3779b97f4a7c15ull;  // splitmix64
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    const int k = int(z % 64) + 1;
+    return (z >> 32) & 1 ? k : -k;
+}
+
+template <class T> __global__ void fill_input(T* out, uint64_t n) {
+    for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+        const float x = float(input_k(i)) / 256.0f;
+        if constexpr (std::is_same_v<T, uint16_t>) out[i] = uint16_t(__float_as_uint(x) >> 16);  // exact: 7 bits
+        else out[i] = T(x);
+    }
+}
+
+// Exact sums (in units of 2^-8), maxima and minima of every prefix the run needs.
+struct Expected {
+    std::map<uint64_t, int64_t> sum_k;
+    std::map<uint64_t, int> max_k, min_k;
+};
+Expected expected_for(std::vector<uint64_t> sizes) {
+    std::sort(sizes.begin(), sizes.end());
+    Expected e;
+    int64_t s = 0;
+    int mx = -1000, mn = 1000;
+    uint64_t i = 0;
+    for (uint64_t n : sizes) {
+        for (; i < n; ++i) {
+            const int k = input_k(i);
+            s += k;
+            mx = std::max(mx, k);
+            mn = std::min(mn, k);
+        }
+        e.sum_k[n] = s;
+        e.max_k[n] = mx;
+        e.min_k[n] = mn;
+    }
+    return e;
+}
+
+// ---- 2. the variants: something that enqueues one reduction and can read its result back
+struct Variant {
+    virtual ~Variant() = default;
+    virtual void enqueue(cudaStream_t s) = 0;
+    virtual double result(cudaStream_t s) = 0;  // synchronises
+};
+
+size_t elem_bytes(DType t) { return t == DType::F64 ? 8 : t == DType::BF16 ? 2 : 4; }
+
+// A value of the accumulator type at a device address, read back as a double.
+double read_acc(const void* dptr, DType t, cudaStream_t s) {
+    RL_CUDA(cudaStreamSynchronize(s));
+    if (t == DType::F64) {
+        double v;
+        RL_CUDA(cudaMemcpy(&v, dptr, 8, cudaMemcpyDeviceToHost));
+        return v;
+    }
+    float v;
+    RL_CUDA(cudaMemcpy(&v, dptr, 4, cudaMemcpyDeviceToHost));
+    return v;
+}
+void poison(void* dptr, cudaStream_t s) { RL_CUDA(cudaMemsetAsync(dptr, 0xff, 8, s)); }  // NaN in f32 and f64
+
+// The chapter's kernels (cuda/trace_kernels.cuh) for one grid stage: 256 threads, grid-stride.
+struct ChapterVariant : Variant {
+    DType type;
+    std::unique_ptr<ScheduleLaunch> launch;
+    ChapterVariant(GridStage stage, DType t, Op op, uint64_t n, const void* in, int sms, bool record) : type(t) {
+        Schedule s;
+        s.n = n;
+        s.block = 256;
+        s.assign = Assign::GridStride;
+        s.grid_stage = stage;
+        s.op = op;
+        s.type = t;
+        // Cooperative grids must be resident at once: try fewer blocks per SM until one fits.
+        for (int per_sm : {4, 2, 1}) {
+            s.grid = uint32_t(std::min<uint64_t>((n + 255) / 256, uint64_t(sms) * per_sm));
+            s.items = uint32_t((n + uint64_t(s.grid) * 256 - 1) / (uint64_t(s.grid) * 256));
+            try {
+                launch = std::make_unique<ScheduleLaunch>(s, in, record);
+                launch->enqueue(nullptr);  // a cooperative launch that cannot fit is refused here
+                launch->result_bits();
+                return;
+            } catch (const Error&) {
+                if (stage != GridStage::Cooperative || per_sm == 1) throw;
+            }
+        }
+    }
+    void enqueue(cudaStream_t s) override { launch->enqueue(s); }
+    double result(cudaStream_t s) override {
+        RL_CUDA(cudaStreamSynchronize(s));
+        const uint64_t bits = launch->result_bits();
+        if (type == DType::F64) return unpack_value<double>(bits);
+        return unpack_value<float>(bits);
+    }
+};
+
+struct FastVariant : Variant {
+    FastReducer reducer;
+    const void* in;
+    uint64_t n;
+    DType type;
+    DeviceMemory out{8};
+    FastVariant(DType t, Op op, FastMode mode, uint64_t count, const void* input, FastConfig config = {})
+        : reducer(t, op, mode, config), in(input), n(count), type(t) {}
+    void enqueue(cudaStream_t s) override { reducer.enqueue(in, n, out.ptr, s); }
+    double result(cudaStream_t s) override { return read_acc(out.ptr, type, s); }
+};
+
+struct Bf16ToFloat {
+    __device__ float operator()(__nv_bfloat16 x) const { return __bfloat162float(x); }
+};
+
+// cub::DeviceReduce from the toolkit's CCCL; temporary storage is allocated once, outside the timing.
+struct CubVariant : Variant {
+    DType type;
+    Op op;
+    const void* in;
+    uint64_t n;
+    DeviceMemory out{8};
+    std::unique_ptr<DeviceMemory> temp;
+    size_t temp_bytes = 0;
+    CubVariant(DType t, Op o, uint64_t count, const void* input) : type(t), op(o), in(input), n(count) {
+        run(nullptr, nullptr);
+        temp = std::make_unique<DeviceMemory>(temp_bytes);
+    }
+    template <class T> cudaError_t call(void* tmp, cudaStream_t s) {
+        const T* x = static_cast<const T*>(in);
+        T* y = static_cast<T*>(out.ptr);
+        const int64_t count = int64_t(n);
+        if (op == Op::Max) return cub::DeviceReduce::Max(tmp, temp_bytes, x, y, count, s);
+        if (op == Op::Min) return cub::DeviceReduce::Min(tmp, temp_bytes, x, y, count, s);
+        return cub::DeviceReduce::Sum(tmp, temp_bytes, x, y, count, s);
+    }
+    void run(void* tmp, cudaStream_t s) {
+        cudaError_t err;
+        if (type == DType::BF16) {
+            err = cub::DeviceReduce::TransformReduce(tmp, temp_bytes, static_cast<const __nv_bfloat16*>(in),
+                                                     static_cast<float*>(out.ptr), int64_t(n), ::cuda::std::plus<float>{},
+                                                     Bf16ToFloat{}, 0.0f, s);
+        } else if (type == DType::F64) {
+            err = call<double>(tmp, s);
+        } else {
+            err = call<float>(tmp, s);
+        }
+        check(err, "cub::DeviceReduce");
+    }
+    void enqueue(cudaStream_t s) override { run(temp->ptr, s); }
+    double result(cudaStream_t s) override { return read_acc(out.ptr, type, s); }
+};
+
+// ---- 3. timing
+struct Timer {
+    cudaStream_t stream{};
+    cudaEvent_t start{}, stop{};
+    std::unique_ptr<DeviceMemory> flush;  // rewritten before each cold repetition
+    size_t flush_bytes = 0;
+    Timer(size_t l2_bytes) {
+        RL_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        RL_CUDA(cudaEventCreate(&start));
+        RL_CUDA(cudaEventCreate(&stop));
+        flush_bytes = std::max<size_t>(2 * l2_bytes, size_t(64) << 20);
+        flush = std::make_unique<DeviceMemory>(flush_bytes);
+    }
+    ~Timer() {
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        cudaStreamDestroy(stream);
+    }
+    float once(Variant& v, bool cold, int rep) {
+        if (cold) RL_CUDA(cudaMemsetAsync(flush->ptr, rep & 0xff, flush_bytes, stream));
+        RL_CUDA(cudaEventRecord(start, stream));
+        v.enqueue(stream);
+        RL_CUDA(cudaEventRecord(stop, stream));
+        RL_CUDA(cudaEventSynchronize(stop));
+        float ms = 0;
+        RL_CUDA(cudaEventElapsedTime(&ms, start, stop));
+        return ms;
+    }
+    // Median, min, max in microseconds over reps chosen so a cell takes about max_seconds at most.
+    BenchResult measure(Variant& v, bool cold, int max_reps, double max_seconds) {
+        float first = 0;
+        for (int w = 0; w < 2; ++w) first = once(v, cold, w);  // warm-up
+        const int reps = std::clamp(int(max_seconds / std::max(1e-6, double(first) / 1000.0)), 3, std::max(3, max_reps));
+        std::vector<float> ms;
+        for (int r = 0; r < reps; ++r) ms.push_back(once(v, cold, r + 2));
+        std::sort(ms.begin(), ms.end());
+        BenchResult b;
+        b.reps = reps;
+        b.median_us = 1000.0 * (reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]));
+        b.min_us = 1000.0 * ms.front();
+        b.max_us = 1000.0 * ms.back();
+        return b;
+    }
+};
+
+std::string utc_now() {
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+// The kernel driver's version as nvidia-smi shows it, else the CUDA driver API version.
+std::string driver_version(const DeviceInfo& info) {
+    std::ifstream f("/proc/driver/nvidia/version");
+    std::string line;
+    if (std::getline(f, line)) {
+        std::istringstream in(line);
+        std::string word;
+        while (in >> word)
+            if (std::count(word.begin(), word.end(), '.') == 2 && std::isdigit(static_cast<unsigned char>(word[0])))
+                return word + " (CUDA driver API " + info.driver + ")";
+    }
+    return "CUDA driver API " + info.driver;
+}
+
+double copy_bandwidth_gbps(void* src, size_t bytes, cudaStream_t s) {
+    DeviceMemory dst(bytes);
+    cudaEvent_t a, b;
+    RL_CUDA(cudaEventCreate(&a));
+    RL_CUDA(cudaEventCreate(&b));
+    std::vector<float> ms;
+    for (int r = 0; r < 7; ++r) {
+        RL_CUDA(cudaEventRecord(a, s));
+        RL_CUDA(cudaMemcpyAsync(dst.ptr, src, bytes, cudaMemcpyDeviceToDevice, s));
+        RL_CUDA(cudaEventRecord(b, s));
+        RL_CUDA(cudaEventSynchronize(b));
+        float e = 0;
+        RL_CUDA(cudaEventElapsedTime(&e, a, b));
+        if (r >= 2) ms.push_back(e);
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    std::sort(ms.begin(), ms.end());
+    return 2.0 * double(bytes) / (ms[ms.size() / 2] * 1e-3) / 1e9;  // read + write
+}
+
+struct Cell {
+    std::string variant;
+    DType type;
+    Op op;
+    uint64_t n;
+    std::string cache;
+};
+
+std::string dtype_name(DType t) { return std::string(to_string(t)); }
+
+}  // namespace
+
+// ---- 4. the run
+BenchReport run_bench(const BenchOptions& o) {
+    const DeviceInfo info = probe_device();
+    if (!info.usable) throw Error("rlab bench needs a GPU: " + info.reason);
+    for (int k : o.log2_sizes)
+        if (k < 1 || k > 30) throw Error("--sizes: 2^" + std::to_string(k) + " is out of range; expected powers 1 to 30");
+    for (const std::string& c : o.caches)
+        if (c != "warm" && c != "cold") throw Error("--cache " + c + ": expected warm, cold or both");
+    std::vector<std::string> variants = o.variants;
+    if (variants.empty()) variants.assign(std::begin(kBenchVariants), std::end(kBenchVariants));
+    for (const std::string& v : variants)
+        if (std::find(std::begin(kBenchVariants), std::end(kBenchVariants), v) == std::end(kBenchVariants))
+            throw Error("--variants " + v + ": expected atomic-element|atomic-block|two-pass|last-block|cooperative|fast|fast-deterministic|cub|instrumented");
+    auto wanted = [&](const std::string& v) { return std::find(variants.begin(), variants.end(), v) != variants.end(); };
+
+    int dev = 0;
+    cudaDeviceProp prop{};
+    RL_CUDA(cudaGetDevice(&dev));
+    RL_CUDA(cudaGetDeviceProperties(&prop, dev));
+    BenchReport report;
+    report.device = info.name;
+    report.driver = driver_version(info);
+    report.cuda = "runtime " + info.runtime + ", CCCL " + std::to_string(CCCL_MAJOR_VERSION) + "." +
+                  std::to_string(CCCL_MINOR_VERSION) + "." + std::to_string(CCCL_PATCH_VERSION);
+    report.date = utc_now();
+    report.sm_count = prop.multiProcessorCount;
+    report.l2_bytes = uint64_t(prop.l2CacheSize);
+    // The vendor's datasheet figure where we know the part; other GPUs leave it 0 (unknown).
+    if (info.name.find("H200") != std::string::npos) report.datasheet_gbps = 4800;
+    else if (info.name.find("H100") != std::string::npos && info.name.find("SXM") != std::string::npos) report.datasheet_gbps = 3350;
+    report.method =
+        "inputs k/256 with k in +-[1,64], results checked equal to the exact sum before timing; warm-up 2, then "
+        "CUDA events around each repetition on one stream (median, min, max); cold: a buffer of twice the L2 size "
+        "rewritten before each repetition; chapter kernels: 256 threads, grid-stride, SMs x 4 blocks, output and "
+        "ticket reset inside the timed region; gbps = bytes read / median";
+
+    // The cells, in the order they run.
+    std::vector<Cell> cells;
+    uint64_t max_f32 = 0, max_f64 = 0;
+    const uint64_t kWorked = 67108864;
+    for (const std::string& cache : o.caches)
+        for (int k : o.log2_sizes) {
+            const uint64_t n = uint64_t(1) << k;
+            max_f32 = std::max(max_f32, n);
+            for (const std::string& v : variants) {
+                if (v == "instrumented" && n > (uint64_t(1) << 24)) continue;  // its trace buffer grows 32x the input
+                if (v == "atomic-element" && cache == "cold" && n > (uint64_t(1) << 22)) continue;  // atomics, not cache, decide
+                cells.push_back({v, DType::F32, Op::Sum, n, cache});
+            }
+            if (o.extra_types)
+                for (const char* v : {"fast", "fast-deterministic", "cub"}) {
+                    if (!wanted(v)) continue;
+                    const uint64_t n64 = std::min<uint64_t>(n, uint64_t(1) << 27);
+                    max_f64 = std::max(max_f64, n64);
+                    cells.push_back({v, DType::F64, Op::Sum, n64, cache});
+                    cells.push_back({v, DType::F32, Op::Max, n, cache});
+                    cells.push_back({v, DType::F32, Op::Min, n, cache});
+                }
+        }
+    if (o.worked_example)
+        for (const std::string& cache : o.caches)
+            for (const char* v : {"atomic-block", "two-pass", "fast", "fast-deterministic", "cub"})
+                if (wanted(v)) cells.push_back({v, DType::BF16, Op::Sum, kWorked, cache});
+    if (cells.empty()) throw Error("nothing to measure: no sizes or variants selected");
+
+    // Inputs, filled on the device from the same formula the host uses for the exact answers.
+    std::vector<uint64_t> sizes;
+    for (const Cell& c : cells) sizes.push_back(c.n);
+    const Expected exact = expected_for(sizes);
+    const uint64_t max_bf16 = o.worked_example ? kWorked : 0;
+    DeviceMemory f32(max_f32 * 4), bf16(max_bf16 * 2), f64(max_f64 * 8);
+    if (max_f32) fill_input<float><<<1024, 256>>>(static_cast<float*>(f32.ptr), max_f32);
+    if (max_bf16) fill_input<uint16_t><<<1024, 256>>>(static_cast<uint16_t*>(bf16.ptr), max_bf16);
+    if (max_f64) fill_input<double><<<1024, 256>>>(static_cast<double*>(f64.ptr), max_f64);
+    RL_CUDA(cudaGetLastError());
+    RL_CUDA(cudaDeviceSynchronize());
+
+    Timer timer(report.l2_bytes);
+    if (max_f32) report.copy_gbps = copy_bandwidth_gbps(f32.ptr, max_f32 * 4, timer.stream);
+
+    for (size_t ci = 0; ci < cells.size(); ++ci) {
+        const Cell& c = cells[ci];
+        if (o.cancel && o.cancel->load()) break;
+        const std::string label = c.variant + " " + dtype_name(c.type) + " " + std::string(to_string(c.op)) +
+                                  " n=" + std::to_string(c.n) + " " + c.cache;
+        if (o.progress) o.progress(label, double(ci) / double(cells.size()));
+        const void* in = c.type == DType::F64 ? f64.ptr : c.type == DType::BF16 ? bf16.ptr : f32.ptr;
+
+        std::unique_ptr<Variant> v;
+        if (c.variant == "fast") v = std::make_unique<FastVariant>(c.type, c.op, FastMode::Atomic, c.n, in);
+        else if (c.variant == "fast-deterministic") v = std::make_unique<FastVariant>(c.type, c.op, FastMode::Deterministic, c.n, in);
+        else if (c.variant == "cub") v = std::make_unique<CubVariant>(c.type, c.op, c.n, in);
+        else {
+            const GridStage stage = c.variant == "atomic-element" ? GridStage::AtomicElement
+                                    : c.variant == "atomic-block" ? GridStage::AtomicBlock
+                                    : c.variant == "two-pass"     ? GridStage::TwoPass
+                                    : c.variant == "last-block"   ? GridStage::LastBlock
+                                    : c.variant == "cooperative"  ? GridStage::Cooperative
+                                                                  : GridStage::TwoPass;  // instrumented: two-pass, recording
+            v = std::make_unique<ChapterVariant>(stage, c.type, c.op, c.n, in, report.sm_count, c.variant == "instrumented");
+        }
+
+        // The check: the result must be the exact answer (inputs are chosen so that it is representable).
+        const double want = c.op == Op::Max   ? exact.max_k.at(c.n) / 256.0
+                            : c.op == Op::Min ? exact.min_k.at(c.n) / 256.0
+                                              : double(exact.sum_k.at(c.n)) / 256.0;
+        if (auto* fv = dynamic_cast<FastVariant*>(v.get())) poison(fv->out.ptr, timer.stream);
+        if (auto* cv = dynamic_cast<CubVariant*>(v.get())) poison(cv->out.ptr, timer.stream);
+        v->enqueue(timer.stream);
+        const double got = v->result(timer.stream);
+        if (!(got == want)) {
+            char line[256];
+            snprintf(line, sizeof line, "%s: result %.9g, expected exactly %.9g", label.c_str(), got, want);
+            report.failures.push_back(line);
+            continue;
+        }
+
+        nvtxRangePushA(label.c_str());
+        BenchResult b = timer.measure(*v, c.cache == "cold", o.reps, o.max_seconds_per_cell);
+        nvtxRangePop();
+        b.variant = c.variant;
+        b.dtype = dtype_name(c.type);
+        b.op = std::string(to_string(c.op));
+        b.n = c.n;
+        b.cache = c.cache;
+        b.gbps = double(c.n) * double(elem_bytes(c.type)) / (b.median_us * 1e-6) / 1e9;
+        b.abs_error = std::fabs(got - want);
+        b.tolerance = 0;
+        // Timed launches must still compute the same answer (a race would show here).
+        if (const double after = v->result(timer.stream); !(after == want))
+            report.failures.push_back(label + ": a timed repetition returned a different result");
+        report.results.push_back(std::move(b));
+    }
+    if (o.progress) o.progress("done", 1.0);
+    return report;
+}
+
+std::string tune_fast_path(int log2_f32, int reps) {
+    const DeviceInfo info = probe_device();
+    if (!info.usable) throw Error("rlab bench --tune needs a GPU: " + info.reason);
+    const uint64_t n32 = uint64_t(1) << log2_f32, n16 = 67108864;
+    DeviceMemory f32(n32 * 4), bf16(n16 * 2);
+    fill_input<float><<<1024, 256>>>(static_cast<float*>(f32.ptr), n32);
+    fill_input<uint16_t><<<1024, 256>>>(static_cast<uint16_t*>(bf16.ptr), n16);
+    RL_CUDA(cudaDeviceSynchronize());
+    int dev = 0;
+    cudaDeviceProp prop{};
+    RL_CUDA(cudaGetDevice(&dev));
+    RL_CUDA(cudaGetDeviceProperties(&prop, dev));
+    Timer timer(size_t(prop.l2CacheSize));
+    std::ostringstream out;
+    out << "fast path launch shapes on " << info.name << ", median us over " << reps << " reps (warm)\n";
+    out << "threads loads blocks/SM |  f32 2^" << log2_f32 << "   GB/s |  bf16 67M   GB/s | cub f32, cub bf16\n";
+    CubVariant cub32(DType::F32, Op::Sum, n32, f32.ptr), cub16(DType::BF16, Op::Sum, n16, bf16.ptr);
+    const double c32 = timer.measure(cub32, false, reps, 5).median_us, c16 = timer.measure(cub16, false, reps, 5).median_us;
+    for (int threads : {256, 512})
+        for (int unroll : {4, 8})
+            for (int per_sm : {1, 2, 3, 4, 6, 8}) {
+                const FastConfig cfg{threads, unroll, per_sm};
+                FastVariant a(DType::F32, Op::Sum, FastMode::Atomic, n32, f32.ptr, cfg);
+                FastVariant b(DType::BF16, Op::Sum, FastMode::Atomic, n16, bf16.ptr, cfg);
+                const double t32 = timer.measure(a, false, reps, 5).median_us;
+                const double t16 = timer.measure(b, false, reps, 5).median_us;
+                char line[160];
+                snprintf(line, sizeof line, "%7d %5d %9d | %9.2f %6.0f | %9.2f %6.0f | grid %u, %u\n", threads, unroll,
+                         per_sm, t32, n32 * 4 / (t32 * 1e3), t16, n16 * 2 / (t16 * 1e3), a.reducer.grid_for(n32),
+                         b.reducer.grid_for(n16));
+                out << line;
+            }
+    char line[128];
+    snprintf(line, sizeof line, "cub: f32 %.2f us (%.0f GB/s), bf16 TransformReduce %.2f us (%.0f GB/s)\n", c32,
+             n32 * 4 / (c32 * 1e3), c16, n16 * 2 / (c16 * 1e3));
+    out << line;
+    return out.str();
+}
+
+}  // namespace rl::cuda

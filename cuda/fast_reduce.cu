@@ -1,0 +1,130 @@
+// cuda/fast_reduce.cu — picks the fast path's kernel for a type, operator, mode and launch shape.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core/emulator.h"  // rl::Error
+#include "cuda/fast_reduce.cuh"
+#include "cuda/fast_reduce.h"
+
+namespace rl::cuda {
+namespace {
+
+void check(cudaError_t err, const char* call) {
+    if (err != cudaSuccess) throw Error(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
+}
+#define RL_CUDA(call) check((call), #call)
+
+using KernelFn = void (*)(const void*, uint64_t, void*, void*, void*);
+
+// The launch shapes compiled: every type/op/mode gets the default (512 threads, 8 loads in
+// flight); f32 and bf16 sums, the ones the tuning sweep compares, also get 256 threads and 4 loads.
+template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll) {
+    constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>>;
+    if (threads == 512 && unroll == 8) return (const void*)fast::reduce<OpT, Elem, 512, 8, kDet>;
+    if constexpr (kTuned) {
+        if (threads == 512 && unroll == 4) return (const void*)fast::reduce<OpT, Elem, 512, 4, kDet>;
+        if (threads == 256 && unroll == 8) return (const void*)fast::reduce<OpT, Elem, 256, 8, kDet>;
+        if (threads == 256 && unroll == 4) return (const void*)fast::reduce<OpT, Elem, 256, 4, kDet>;
+    }
+    return nullptr;
+}
+
+template <class OpT, class Elem> const void* kernel_for(FastMode mode, int threads, int unroll) {
+    return mode == FastMode::Deterministic ? kernel_for<OpT, Elem, true>(threads, unroll)
+                                           : kernel_for<OpT, Elem, false>(threads, unroll);
+}
+
+template <class A, class Elem> const void* kernel_for(Op op, FastMode mode, int threads, int unroll) {
+    switch (op) {
+        case Op::Sum: return kernel_for<SumOp<A>, Elem>(mode, threads, unroll);
+        case Op::Max: return kernel_for<MaxOp<A>, Elem>(mode, threads, unroll);
+        case Op::Min: return kernel_for<MinOp<A>, Elem>(mode, threads, unroll);
+        default: return nullptr;
+    }
+}
+
+const void* kernel_for(DType type, Op op, FastMode mode, int threads, int unroll) {
+    switch (type) {
+        case DType::F32: return kernel_for<float, float>(op, mode, threads, unroll);
+        case DType::BF16: return kernel_for<float, uint16_t>(op, mode, threads, unroll);
+        case DType::F64: return kernel_for<double, double>(op, mode, threads, unroll);
+        default: return nullptr;
+    }
+}
+
+}  // namespace
+
+struct FastReducer::Impl {
+    const void* kernel = nullptr;
+    FastConfig config;
+    size_t elem_bytes = 4, acc_bytes = 4;
+    int elems_per_vector = 4;
+    uint32_t max_grid = 1;
+    void* scratch = nullptr;   // fast::Scratch<A>
+    void* partials = nullptr;  // max_grid accumulators
+};
+
+FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : impl_(std::make_unique<Impl>()) {
+    Impl& m = *impl_;
+    m.config = config;
+    m.kernel = kernel_for(type, op, mode, config.threads, config.unroll);
+    if (!m.kernel)
+        throw Error("the fast path has no kernel for this request (" + supported() + ")");
+    m.elem_bytes = type == DType::F64 ? 8 : type == DType::BF16 ? 2 : 4;
+    m.acc_bytes = type == DType::F64 ? 8 : 4;
+    m.elems_per_vector = int(16 / m.elem_bytes);
+
+    int dev = 0, sms = 0, resident = 0;
+    RL_CUDA(cudaGetDevice(&dev));
+    RL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, m.kernel, config.threads, 0));
+    // More blocks than fit at once would run in waves and leave a ragged last wave.
+    m.max_grid = uint32_t(sms) * uint32_t(std::max(1, std::min(config.blocks_per_sm, resident)));
+
+    RL_CUDA(cudaMalloc(&m.scratch, 16));
+    RL_CUDA(cudaMalloc(&m.partials, size_t(m.max_grid) * m.acc_bytes));
+    // The scratch word starts at the identity and the ticket at zero; each launch leaves them so.
+    unsigned char init[16] = {};
+    const uint64_t id = type == DType::F64 ? (op == Op::Sum ? pack_value(SumOp<double>::identity())
+                                              : op == Op::Max ? pack_value(MaxOp<double>::identity())
+                                                              : pack_value(MinOp<double>::identity()))
+                                           : (op == Op::Sum ? pack_value(SumOp<float>::identity())
+                                              : op == Op::Max ? pack_value(MaxOp<float>::identity())
+                                                              : pack_value(MinOp<float>::identity()));
+    memcpy(init, &id, m.acc_bytes);
+    RL_CUDA(cudaMemcpy(m.scratch, init, sizeof init, cudaMemcpyHostToDevice));
+}
+
+FastReducer::~FastReducer() {
+    cudaFree(impl_->scratch);
+    cudaFree(impl_->partials);
+}
+
+uint32_t FastReducer::grid_for(uint64_t n) const {
+    const Impl& m = *impl_;
+    // Enough blocks that every thread has a full round of loads in flight, at most max_grid.
+    const uint64_t per_block = uint64_t(m.config.threads) * m.config.unroll * m.elems_per_vector;
+    return uint32_t(std::clamp<uint64_t>((n + per_block - 1) / per_block, 1, m.max_grid));
+}
+
+void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_output, void* stream) {
+    Impl& m = *impl_;
+    if (n == 0) throw Error("the fast path needs at least one element");
+    if (reinterpret_cast<uintptr_t>(device_input) % m.elem_bytes)
+        throw Error("the fast path's input must be aligned to its element size");
+    void* scratch = m.scratch;
+    void* partials = m.partials;
+    void* args[] = {const_cast<void**>(&device_input), &n, &partials, &scratch, &device_output};
+    RL_CUDA(cudaLaunchKernel(m.kernel, dim3(grid_for(n)), dim3(m.config.threads), args, 0,
+                             static_cast<cudaStream_t>(stream)));
+}
+
+std::string FastReducer::supported() {
+    return "types f32|bf16|f64, ops sum|max|min, threads 512 with 8 loads in flight; f32 and bf16 sums also "
+           "256 threads and 4 loads";
+}
+
+}  // namespace rl::cuda

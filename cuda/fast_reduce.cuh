@@ -1,0 +1,187 @@
+// cuda/fast_reduce.cuh — the fast path's kernel: a memory-bound reduction written to be read.
+//
+// One launch does everything: each thread keeps `kUnroll` 16-byte loads in flight and folds them
+// into one accumulator per vector lane (independent chains, so the adds never wait on each other);
+// warps combine with shuffles, blocks through shared memory; then either every block adds into one
+// word with an atomic (FastMode::Atomic) or writes a partial that the last block to finish reduces
+// in a fixed order (FastMode::Deterministic). The last block also leaves the scratch reset, so the
+// next launch needs no memset: a separate memset launch would cost as much as a small reduction.
+#pragma once
+#include <cstdint>
+
+#include "core/ops.h"
+
+namespace rl::cuda::fast {
+
+// 16-byte vectors of each element type, and how a vector's elements reach the accumulator.
+template <class Elem> struct Vector;
+template <> struct Vector<float> {
+    using Raw = float4;
+    static constexpr int kElems = 4;
+    template <class F> __device__ static void each(const Raw& v, F&& f) {
+        f(0, v.x);
+        f(1, v.y);
+        f(2, v.z);
+        f(3, v.w);
+    }
+    __device__ static float widen(float x) { return x; }
+};
+// bf16 is stored as its 16-bit pattern; widening to f32 is a shift (exact), two per 32-bit word.
+template <> struct Vector<uint16_t> {
+    using Raw = uint4;
+    static constexpr int kElems = 8;
+    __device__ static float lo(uint32_t w) { return __uint_as_float(w << 16); }
+    __device__ static float hi(uint32_t w) { return __uint_as_float(w & 0xffff0000u); }
+    template <class F> __device__ static void each(const Raw& v, F&& f) {
+        f(0, lo(v.x));
+        f(1, hi(v.x));
+        f(2, lo(v.y));
+        f(3, hi(v.y));
+        f(4, lo(v.z));
+        f(5, hi(v.z));
+        f(6, lo(v.w));
+        f(7, hi(v.w));
+    }
+    __device__ static float widen(uint16_t x) { return bf16_to_float(x); }
+};
+template <> struct Vector<double> {
+    using Raw = double2;
+    static constexpr int kElems = 2;
+    template <class F> __device__ static void each(const Raw& v, F&& f) {
+        f(0, v.x);
+        f(1, v.y);
+    }
+    __device__ static double widen(double x) { return x; }
+};
+
+template <class OpT> __device__ typename OpT::Value warp_reduce(typename OpT::Value v) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) v = OpT::combine(v, __shfl_down_sync(0xffffffffu, v, offset));
+    return v;  // lane 0 holds the warp's value
+}
+
+// All kThreads threads call it; thread 0 gets the block's value. The leading barrier lets a block
+// call it twice (the last block does) without a second warp overwriting what the first still reads.
+template <class OpT, int kThreads> __device__ typename OpT::Value block_reduce(typename OpT::Value v) {
+    using A = typename OpT::Value;
+    constexpr int kWarps = kThreads / 32;
+    __shared__ A warp_values[kWarps];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    v = warp_reduce<OpT>(v);
+    __syncthreads();
+    if (lane == 0) warp_values[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < kWarps ? warp_values[lane] : OpT::identity();
+        v = warp_reduce<OpT>(v);
+    }
+    return v;
+}
+
+// One atomic combine into the block-shared word: hardware adds for sums, compare-and-swap for
+// max/min (one per block, so the loop never contends for long).
+template <class OpT> __device__ void atomic_combine(typename OpT::Value* word, typename OpT::Value v) {
+    using A = typename OpT::Value;
+    if constexpr (std::is_same_v<OpT, SumOp<A>>) {
+        atomicAdd(word, v);
+    } else if constexpr (sizeof(A) == 4) {
+        auto* w = reinterpret_cast<unsigned*>(word);
+        unsigned old = *reinterpret_cast<volatile unsigned*>(w), assumed;
+        do {
+            assumed = old;
+            old = atomicCAS(w, assumed, __float_as_uint(OpT::combine(__uint_as_float(assumed), v)));
+        } while (old != assumed);
+    } else {
+        auto* w = reinterpret_cast<unsigned long long*>(word);
+        unsigned long long old = *reinterpret_cast<volatile unsigned long long*>(w), assumed;
+        do {
+            assumed = old;
+            old = atomicCAS(w, assumed, __double_as_longlong(OpT::combine(__longlong_as_double(assumed), v)));
+        } while (old != assumed);
+    }
+}
+
+template <class A> __device__ A atomic_take(A* word, A replacement) {
+    if constexpr (sizeof(A) == 4) {
+        return __uint_as_float(atomicExch(reinterpret_cast<unsigned*>(word), __float_as_uint(replacement)));
+    } else {
+        return __longlong_as_double(
+            atomicExch(reinterpret_cast<unsigned long long*>(word), __double_as_longlong(replacement)));
+    }
+}
+
+// Scratch shared by launches: zero ticket and identity word between launches (the last block resets them).
+template <class A> struct Scratch {
+    A word;
+    unsigned ticket;
+};
+
+template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic>
+__global__ void __launch_bounds__(kThreads)
+    reduce(const Elem* __restrict__ in, uint64_t n, typename OpT::Value* __restrict__ partials,
+           Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
+    using A = typename OpT::Value;
+    using V = Vector<Elem>;
+    constexpr int kElems = V::kElems;
+
+    // Elements before the first 16-byte boundary and after the last whole vector are loaded one by one.
+    const uint64_t misalign = (reinterpret_cast<uintptr_t>(in) % 16) / sizeof(Elem);
+    const uint64_t head = misalign ? (n < kElems - misalign ? n : kElems - misalign) : 0;
+    const auto* vin = reinterpret_cast<const typename V::Raw*>(in + head);
+    const uint64_t vectors = (n - head) / kElems;
+    const uint64_t tail = head + vectors * kElems;
+
+    A acc[kElems];
+#pragma unroll
+    for (int j = 0; j < kElems; ++j) acc[j] = OpT::identity();
+    auto fold = [&](int j, A x) { acc[j] = OpT::combine(acc[j], x); };
+
+    const uint64_t stride = uint64_t(gridDim.x) * kThreads;
+    uint64_t i = uint64_t(blockIdx.x) * kThreads + threadIdx.x;
+    const uint64_t first = i;
+    for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
+        typename V::Raw v[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) v[u] = __ldg(vin + i + u * stride);  // all loads issued first
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) V::each(v[u], fold);
+    }
+    for (; i < vectors; i += stride) V::each(__ldg(vin + i), fold);
+    if (first < head) fold(0, A(V::widen(in[first])));
+    if (first < n - tail) fold(kElems - 1, A(V::widen(in[tail + first])));
+
+    A r = acc[0];
+#pragma unroll
+    for (int j = 1; j < kElems; ++j) r = OpT::combine(r, acc[j]);
+    r = block_reduce<OpT, kThreads>(r);
+
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) *out = r;
+        return;
+    }
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        if constexpr (kDeterministic) partials[blockIdx.x] = r;
+        else atomic_combine<OpT>(&scratch->word, r);
+        __threadfence();  // this block's contribution is visible before its ticket is
+        last = atomicAdd(&scratch->ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+
+    if constexpr (kDeterministic) {
+        __threadfence();
+        A p = OpT::identity();
+        for (uint32_t b = threadIdx.x; b < gridDim.x; b += kThreads) p = OpT::combine(p, __ldcg(partials + b));
+        p = block_reduce<OpT, kThreads>(p);  // fixed order: same bits whichever block came last
+        if (threadIdx.x == 0) {
+            *out = p;
+            scratch->ticket = 0;
+        }
+    } else if (threadIdx.x == 0) {
+        *out = atomic_take(&scratch->word, OpT::identity());
+        scratch->ticket = 0;
+    }
+}
+
+}  // namespace rl::cuda::fast

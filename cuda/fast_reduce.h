@@ -1,0 +1,43 @@
+// cuda/fast_reduce.h — host API of the fast path: a production sum/max/min in one launch.
+// Only core types cross this header; the kernels are in cuda/fast_reduce.cuh.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include "core/ops.h"
+
+namespace rl::cuda {
+
+// Atomic: blocks combine into one word with a float atomic (fastest; sums vary in the last bits
+// from run to run). Deterministic: blocks write partials that the last block reduces in a fixed
+// order (bit-identical on every run for the same n and configuration).
+enum class FastMode { Atomic, Deterministic };
+
+// Launch shape. The defaults were chosen by `rlab bench --tune` on an H200 (docs/bench/).
+struct FastConfig {
+    int threads = 512;       // 256 or 512
+    int unroll = 8;          // 16-byte loads in flight per thread: 4 or 8
+    int blocks_per_sm = 4;   // grid = SMs * blocks_per_sm (fewer when n is small)
+};
+
+// Reduces `n` elements of `type` (f32, bf16 or f64) at a device pointer into one value of the
+// accumulator type (f32 for f32 and bf16, f64 for f64) at a device pointer, in one kernel launch.
+// Holds the few bytes of scratch its launches share (a ticket, a word, block partials), which every
+// launch leaves reset, so launches need no memset in between. One launch at a time per reducer.
+class FastReducer {
+public:
+    FastReducer(DType type, Op op, FastMode mode, FastConfig config = {});
+    ~FastReducer();
+    FastReducer(const FastReducer&) = delete;
+    FastReducer& operator=(const FastReducer&) = delete;
+
+    void enqueue(const void* device_input, uint64_t n, void* device_output, void* stream);
+    uint32_t grid_for(uint64_t n) const;  // blocks the launch for n uses
+    static std::string supported();       // one line: what types, ops and configs are built
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rl::cuda
