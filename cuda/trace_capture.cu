@@ -64,6 +64,7 @@ Plan make_plan(const Schedule& s, uint32_t race_delay_ns) {
     p.grid_stage = s.effective_grid_stage();
     p.bugs = s.bugs;
     p.f16 = s.type == DType::F16;
+    p.accum = s.accum;
     p.race_delay_ns = race_delay_ns;
     p.smem_slots = 32 * p.W + 32;
     p.warp_step = uint16_t(p.K);

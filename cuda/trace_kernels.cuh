@@ -46,6 +46,7 @@ struct Plan {
     uint32_t race_delay_ns;
     uint32_t smem_slots;
     bool f16;                        // 16-bit inputs: f16 (true) or bf16 (false)
+    Accum accum;                     // thread-stage accumulation (core/accum.h)
 
     __host__ __device__ bool has(Bug b) const { return (bugs & uint16_t(b)) != 0; }
     __host__ __device__ bool shuffle() const {
@@ -167,8 +168,10 @@ template <class OpT, bool kRecord> struct Ctx {
     const Plan& p;
     Recorder<kRecord>& rec;
 
-    __device__ T combine(uint32_t step, const T& a, const T& b) {
-        V r = OpT::combine(a.v, b.v);
+    __device__ T combine(uint32_t step, const T& a, const T& b) { return combine_to(step, a, b, OpT::combine(a.v, b.v)); }
+
+    // A combine whose value the caller computed (f64 and Kahan accumulation keep hidden state).
+    __device__ T combine_to(uint32_t step, const T& a, const T& b, const V& r) {
         uint8_t fl = uint8_t((a.fl | b.fl) & (kUndefined | kStale | kOrderViolated));
         if ((a.fl & kIdentity) && (b.fl & kIdentity)) fl |= kIdentity;
         if ((a.fl | b.fl) & kIdentity) fl |= kIdentityCombine;
@@ -455,6 +458,14 @@ __global__ void reduce_kernel(Plan p, const Elem* input, DeviceRecord* buf, Trac
     const uint64_t g = uint64_t(b) * p.B + tid;
     T r{c.identity(), kNoEvent, kIdentity};
     bool has = false;
+    // Accumulation state as in core/emulator.cpp accumulate(): only float sums use it.
+    constexpr bool kAccum = std::is_same_v<OpT, SumOp<A>> && std::is_floating_point_v<A>;
+    KahanState<A> kahan{};
+    double wide = 0.0;
+    T stack[kAccum ? kPairwiseStack : 1];
+    uint32_t depth = 0;
+    uint64_t count = 0, k_now = 0;
+    auto merge = [&](const T& x, const T& y) { return c.combine(uint32_t(k_now), x, y); };
     for (uint64_t k = 0; k < p.K; ++k) {
         uint64_t idx = p.assign == Assign::Contiguous ? g * p.K + k : g + k * p.T;
         if (idx >= p.n) continue;
@@ -467,14 +478,41 @@ __global__ void reduce_kernel(Plan p, const Elem* input, DeviceRecord* buf, Trac
         V lifted = OpT::lift(x, uint32_t(idx));
         T ld{lifted, rec.emit(EventKind::Load, uint32_t(k), uint32_t(k), uint32_t(idx), kNoEvent, kNoEvent,
                               pack_value(lifted), 0), 0};
+        k_now = k;
         if (p.grid_stage == GridStage::AtomicElement) {
             record_atomic(c, out, uint32_t(k), ld);
+        } else if (kAccum && p.accum == Accum::Kahan) {
+            if constexpr (kAccum) {
+                if (has) {
+                    kahan_add(kahan, ld.v);
+                    r = c.combine_to(uint32_t(k), r, ld, kahan.sum);
+                } else {
+                    kahan = kahan_start(ld.v);
+                    r = ld;
+                }
+            }
+        } else if (kAccum && p.accum == Accum::F64) {
+            if constexpr (kAccum) {
+                if (has) {
+                    wide = wide_add(wide, ld.v);
+                    r = c.combine_to(uint32_t(k), r, ld, wide_round<A>(wide));
+                } else {
+                    wide = wide_start(ld.v);
+                    r = ld;
+                }
+            }
+        } else if (kAccum && p.accum == Accum::Pairwise) {
+            if constexpr (kAccum) pairwise_push(stack, depth, ++count, ld, merge);
         } else {
             r = has ? c.combine(uint32_t(k), r, ld) : ld;
         }
         has = true;
     }
     if (p.grid_stage == GridStage::AtomicElement) return;
+    if (kAccum && p.accum == Accum::Pairwise && has) {
+        k_now = p.K - 1;  // the stack's last merges: after the last item, on the stage's last step
+        if constexpr (kAccum) r = pairwise_finish(stack, depth, merge);
+    }
     if (!has) r = c.identity_fill(0);
 
     c.reduce_block(r, smem, tid, p.B, p.warp_step);
