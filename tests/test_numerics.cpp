@@ -1,0 +1,304 @@
+// tests/test_numerics.cpp — the numerics lab: exact reference against 128-bit integers, errors inside their bounds,
+// accumulation choices as theory says, deterministic bits, atomic orders that differ.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "core/analysis.h"
+#include "core/emulator.h"
+#include "core/numerics.h"
+
+using namespace rl;
+
+namespace {
+
+using i128 = __int128;
+constexpr int kScale = 40;  // every test value is a multiple of 2^-40, so value * 2^40 is an integer
+
+i128 to_fixed(double x) {
+    double scaled = std::ldexp(x, kScale);
+    REQUIRE(scaled == std::trunc(scaled));
+    REQUIRE(std::fabs(scaled) < 0x1.0p120);
+    // Split into two exact halves: a double holds up to 2^120 here, more than int64.
+    double hi = std::trunc(std::ldexp(scaled, -60));
+    double lo = scaled - std::ldexp(hi, 60);  // exact: |lo| < 2^60 and a multiple of scaled's ulp
+    return (i128(int64_t(hi)) << 60) + i128(int64_t(lo));
+}
+
+// Rounds a 128-bit integer times 2^-40 to the nearest `mant`-bit binary float, ties to even,
+// by integer arithmetic only (the independent reference; no floating-point addition involved).
+double round_fixed(i128 v, int mant) {
+    if (v == 0) return 0.0;
+    const bool neg = v < 0;
+    unsigned __int128 m = neg ? (unsigned __int128)(-v) : (unsigned __int128)v;
+    int bits = 128 - (m >> 64 ? std::countl_zero(uint64_t(m >> 64)) : 64 + std::countl_zero(uint64_t(m)));
+    int shift = bits - mant;
+    if (shift > 0) {
+        unsigned __int128 half = (unsigned __int128)1 << (shift - 1);
+        unsigned __int128 rem = m & ((((unsigned __int128)1) << shift) - 1);
+        m >>= shift;
+        if (rem > half || (rem == half && (m & 1))) ++m;
+    } else {
+        shift = 0;
+    }
+    double r = std::ldexp(double(uint64_t(m)), shift - kScale);  // m < 2^54: exact
+    return neg ? -r : r;
+}
+
+Schedule values_schedule(const std::vector<double>& xs, DType type) {
+    Schedule s;
+    s.type = type;
+    s.n = xs.size();
+    s.input.kind = InputKind::Values;
+    s.input.values = xs;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("the exact reference is exact: 128-bit fixed-point sums of random doubles and floats") {
+    std::mt19937_64 rng(7);
+    for (int trial = 0; trial < 200; ++trial) {
+        const bool f64 = trial % 2 == 0;
+        const size_t n = 1 + rng() % 64;
+        std::vector<double> xs;
+        i128 total = 0;
+        for (size_t i = 0; i < n; ++i) {
+            // m * 2^e with m of 53 (or 24) bits and e in [-40, 10]: varied magnitudes, heavy cancellation
+            int64_t m = int64_t(rng() >> (f64 ? 11 : 40));
+            if (rng() & 1) m = -m;
+            int e = -40 + int(rng() % 51);
+            if (trial % 5 == 0 && i % 2 == 1) {  // exact cancellation pairs
+                xs.push_back(-xs.back());
+            } else {
+                xs.push_back(std::ldexp(double(m), e));
+            }
+            total += to_fixed(xs.back());
+        }
+        Schedule s = values_schedule(xs, f64 ? DType::F64 : DType::F32);
+        s.block = 32;
+        NumericsOptions o;
+        o.atomic_orders = 2;
+        NumericsReport rep = compare_numerics(s, o);
+        CAPTURE(trial);
+        CHECK(rep.exact == round_fixed(total, 53));
+        // The partials are the sum itself, not an approximation of it.
+        i128 partial_total = 0;
+        for (double p : rep.exact_partials) partial_total += to_fixed(p);
+        CHECK(partial_total == total);
+        const double ref = round_fixed(total, f64 ? 53 : 24);
+        CHECK((f64 ? unpack_value<double>(rep.reference_bits) : double(unpack_value<float>(uint32_t(rep.reference_bits)))) ==
+              ref);
+        // Every row's error is |value - exact| exactly, rounded once.
+        for (const NumericsRow& r : rep.rows) {
+            CAPTURE(r.label);
+            i128 diff = to_fixed(r.value) - total;
+            CHECK(r.abs_error == round_fixed(diff < 0 ? -diff : diff, 53));
+        }
+    }
+}
+
+TEST_CASE("adversarial inputs: every row's measured error stays inside its stated bound") {
+    const std::vector<InputKind> inputs{InputKind::Cancellation, InputKind::LogUniform, InputKind::Sorted,
+                                        InputKind::Reversed, InputKind::Normal, InputKind::Uniform};
+    const std::vector<DType> types{DType::F32, DType::BF16, DType::F16, DType::F64};
+    int rows = 0;
+    for (InputKind in : inputs)
+        for (DType t : types)
+            for (Accum a : all_accums()) {
+                Schedule s;
+                s.n = 3001;
+                s.block = 96;
+                s.items = 7;
+                s.type = t;
+                s.accum = a;
+                s.input.kind = in;
+                s.input.seed = 3;
+                s.grid_stage = (int(in) + int(t)) % 2 ? GridStage::AtomicBlock : GridStage::TwoPass;
+                if (!validate(s).empty()) continue;
+                NumericsOptions o;
+                o.atomic_orders = 6;
+                NumericsReport rep = compare_numerics(s, o);
+                for (const NumericsRow& r : rep.rows) {
+                    CAPTURE(describe(s));
+                    CAPTURE(r.label);
+                    CAPTURE(r.bound_formula);
+                    CHECK(std::isfinite(r.value));
+                    CHECK(r.bound > 0.0);
+                    CHECK(r.within_bound);
+                    CHECK(r.worst_abs_error <= r.bound);
+                    ++rows;
+                }
+            }
+    MESSAGE(rows << " rows checked against their bounds");
+}
+
+namespace {
+const NumericsRow& row_of(const NumericsReport& rep, std::string_view label) {
+    for (const NumericsRow& r : rep.rows)
+        if (r.label.starts_with(label)) return r;
+    FAIL("no row " << label);
+    return rep.rows[0];
+}
+Schedule one_thread(InputKind in) {
+    Schedule s;
+    s.n = 50000;
+    s.block = 1;  // one thread: the whole sum is the thread stage
+    s.items = 50000;
+    s.grid = 1;
+    s.input.kind = in;
+    s.input.seed = 11;
+    return s;
+}
+}  // namespace
+
+TEST_CASE("accumulation choices behave as theory says: sorted values and large cancellation") {
+    // Ascending values: plain summation's error grows with n; Kahan's and f64's stay near one rounding.
+    NumericsReport sorted = compare_numerics(one_thread(InputKind::Sorted));
+    const NumericsRow& plain = row_of(sorted, "serial left-to-right");
+    const NumericsRow& kahan = row_of(sorted, "serial Kahan");
+    const NumericsRow& wide = row_of(sorted, "serial f64");
+    const NumericsRow& pair = row_of(sorted, "pairwise, whole array");
+    CHECK(kahan.bound < plain.bound / 1000.0);  // 2u + O(n u^2) against (n-1) u
+    CHECK(pair.bound < plain.bound / 1000.0);   // ceil(log2 n) u against (n-1) u
+    CHECK(plain.ulps > 100.0);
+    CHECK(kahan.abs_error < plain.abs_error / 100.0);
+    CHECK(wide.abs_error < plain.abs_error / 100.0);
+    CHECK(pair.abs_error < plain.abs_error / 10.0);
+    for (const NumericsRow& r : sorted.rows) CHECK(r.within_bound);
+
+    // +B, small, -B: Kahan's correction is smaller than B's ulp when -B arrives, so it is lost and
+    // Kahan gives the plain result; only the wider accumulator keeps the small values (its bound
+    // says why: gamma64 is tiny, Kahan's 2u*sum|x| is not, since sum|x| is dominated by the B's).
+    NumericsReport canc = compare_numerics(one_thread(InputKind::Cancellation));
+    CHECK(row_of(canc, "serial Kahan").bits == row_of(canc, "serial left-to-right").bits);
+    CHECK(row_of(canc, "serial f64").abs_error < row_of(canc, "serial left-to-right").abs_error / 4.0);
+    CHECK(row_of(canc, "serial f64").ulps < 1.0);
+    for (const NumericsRow& r : canc.rows) CHECK(r.within_bound);
+
+    // One thread holding every item: the schedule's thread stage is the serial algorithm, bit for bit.
+    const Schedule s = one_thread(InputKind::Sorted);
+    auto accum_row = [&](Accum a) -> const NumericsRow& {
+        for (const NumericsRow& r : sorted.rows)
+            if ((r.chosen && a == Accum::Plain) || (r.group == RowGroup::Accumulation && r.label == to_string(a))) return r;
+        FAIL("no accumulation row");
+        return sorted.rows[0];
+    };
+    CHECK(accum_row(Accum::Plain).bits == plain.bits);
+    CHECK(accum_row(Accum::Kahan).bits == kahan.bits);
+    CHECK(accum_row(Accum::F64).bits == wide.bits);
+    CHECK(accum_row(Accum::Pairwise).bits == pair.bits);
+    // Their cost: Kahan 4 flops per item after the first, f64 two per item (conversion, add) and one back.
+    CHECK(accum_row(Accum::Plain).flops == s.n - 1);
+    CHECK(accum_row(Accum::Kahan).flops == 4 * (s.n - 1));
+    CHECK(accum_row(Accum::F64).flops == 2 * s.n);
+    CHECK(accum_row(Accum::Pairwise).flops == s.n - 1);
+}
+
+TEST_CASE("pairwise accumulation: the thread-scope span is ceil(log2 items); the others keep items-1") {
+    for (uint32_t k : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 16u, 17u, 31u, 33u, 100u, 1000u}) {
+        for (Accum a : all_accums()) {
+            Schedule s;
+            s.block = 32;
+            s.items = k;
+            s.n = uint64_t(32) * k;
+            s.accum = a;
+            s.input.kind = InputKind::Uniform;
+            Trace t = emulate(s);
+            Analysis an = analyze(t);
+            CAPTURE(k);
+            CAPTURE(to_string(a));
+            CHECK(an.span_by_scope[0] == (a == Accum::Pairwise ? ceil_log2(k) : k - 1));
+            CHECK(an.span_above_thread == 5);  // shfl-down over 32 lanes
+            CHECK(an.work == s.n - 1);         // every choice still adds each item exactly once
+            CHECK(an.verdict != Verdict::Wrong);
+        }
+    }
+}
+
+TEST_CASE("deterministic schedules give identical bits on every run; each accumulation its own") {
+    for (Accum a : all_accums())
+        for (GridStage g : {GridStage::TwoPass, GridStage::LastBlock, GridStage::Cooperative}) {
+            Schedule s;
+            s.n = 50000;
+            s.block = 128;
+            s.items = 9;
+            s.accum = a;
+            s.grid_stage = g;
+            s.type = DType::BF16;
+            s.input.kind = InputKind::LogUniform;
+            Trace t1 = emulate(s), t2 = emulate(s);
+            CHECK(t1.result_value == t2.result_value);
+            CHECK(canonical_events(t1).size() == canonical_events(t2).size());
+        }
+    Schedule s;
+    s.n = 20000;
+    s.block = 64;
+    s.items = 16;
+    s.input.kind = InputKind::Cancellation;
+    NumericsReport a = compare_numerics(s), b = compare_numerics(s);
+    REQUIRE(a.rows.size() == b.rows.size());
+    for (size_t i = 0; i < a.rows.size(); ++i) CHECK(a.rows[i].bits == b.rows[i].bits);
+}
+
+TEST_CASE("emulated atomic completion orders give more than one bit pattern on an input built for it") {
+    // Block partials 1e8, 1, -1e8, 1, ...: in f32 an order that meets 1e8 before the ones loses them.
+    const uint32_t G = 16;
+    std::vector<double> xs(size_t(32) * G, 0.0);
+    for (uint32_t b = 0; b < G; ++b) xs[size_t(32) * b] = b % 2 ? 1.0 : (b % 4 == 0 ? 1e8 : -1e8);
+    Schedule s = values_schedule(xs, DType::F32);
+    s.block = 32;
+    s.grid_stage = GridStage::AtomicBlock;
+    NumericsOptions o;
+    o.atomic_orders = 64;
+    NumericsReport rep = compare_numerics(s, o);
+    const NumericsRow& chosen = rep.rows[4];
+    REQUIRE(chosen.chosen);
+    CHECK_FALSE(chosen.deterministic);
+    CHECK(chosen.runs == 64);
+    CHECK(chosen.patterns.size() > 1);
+    uint32_t total = 0;
+    for (const BitPattern& p : chosen.patterns) total += p.count;
+    CHECK(total == 64);
+    CHECK(chosen.within_bound);
+    MESSAGE(chosen.patterns.size() << " distinct results over 64 emulated orders");
+    // Two-pass over the same input: one fixed order, one pattern, the same bits every time.
+    for (const NumericsRow& r : rep.rows)
+        if (r.label == "two-pass") {
+            CHECK(r.deterministic);
+            CHECK(r.runs == 0);
+        }
+    // Per-element atomics: orders keep each thread's program order; the emulator accepts every one.
+    s.grid_stage = GridStage::AtomicElement;
+    s.n = 96;
+    s.input.values.resize(96);
+    s.items = 3;
+    s.block = 8;
+    NumericsReport el = compare_numerics(s, o);
+    CHECK(el.rows[4].runs == 64);
+    CHECK(el.rows[4].within_bound);
+}
+
+TEST_CASE("numerics and --accum refuse what they cannot do, in one line") {
+    Schedule s;
+    s.op = Op::Max;
+    CHECK(numerics_supported(s).find("--op max") != std::string::npos);
+    s.op = Op::Sum;
+    s.type = DType::I32;
+    CHECK(numerics_supported(s).find("--type i32") != std::string::npos);
+    s.type = DType::F64;
+    CHECK(set_field(s, "accum", "f64").empty());
+    CHECK(validate(s).find("already f64") != std::string::npos);
+    CHECK(set_field(s, "accum", "double").find("plain|f64|kahan|pairwise") != std::string::npos);
+    s.type = DType::F32;
+    s.accum = Accum::Kahan;
+    s.op = Op::Prod;
+    CHECK(validate(s).find("--op sum") != std::string::npos);
+    s.op = Op::Sum;
+    s.grid_stage = GridStage::AtomicElement;
+    CHECK(validate(s).find("atomic") != std::string::npos);
+    for (const std::string& e : {numerics_supported(s), validate(s)}) CHECK(e.find('\n') == std::string::npos);
+}
