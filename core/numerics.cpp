@@ -148,6 +148,7 @@ NumericsRow schedule_row(const Context& c, const NumericsReport& rep, const Sche
     r.group = g;
     r.label = std::move(label);
     r.schedule = describe(s);
+    r.variant = s;
     r.span = a.span;
     ErrorBound b = schedule_bound(s.accum, s.chunk(), a.span_above_thread, a.span, c.u, rep.abs_sum);
     r.bound = b.bound;
@@ -282,7 +283,7 @@ NumericsReport compare_numerics(const Schedule& s, const InputData& in, const Nu
         r.chosen = chosen;
         return r;
     };
-    rep.rows.push_back(run(s, RowGroup::Chosen, "chosen: " + describe(s), true));
+    rep.rows.push_back(run(s, RowGroup::Chosen, "chosen schedule", true));
     for (int w = 0; w < 6; ++w) {
         Schedule v = s;
         v.warp = WarpStage(w);

@@ -27,6 +27,7 @@ struct NumericsRow {
     RowGroup group = RowGroup::Serial;
     std::string label;            // "serial left-to-right", "shfl-xor", "kahan", "atomic-block", ...
     std::string schedule;         // describe() of the schedule run (empty for serial rows)
+    Schedule variant;             // the schedule this row ran (meaningful for non-serial rows)
     bool chosen = false;          // this row is the schedule as given
 
     double value = 0.0;           // the result (for atomic rows: under the first order)

@@ -5,6 +5,7 @@
 #include "app/cli/bench_command.h"
 #include "app/cli/commands.h"
 #include "app/cli/lessons_command.h"
+#include "app/cli/numerics_command.h"
 #ifdef RLAB_HAVE_RENDER
 #include "app/cli/render_command.h"
 #endif
@@ -45,6 +46,9 @@ int main(int argc, char** argv) {
     LessonsArgs lessons_args;
     auto* lessons = add_lessons_command(app, lessons_args);
 
+    NumericsArgs numerics_args;
+    auto* numerics = add_numerics_command(app, numerics_args);
+
 #ifdef RLAB_HAVE_RENDER
     RenderArgs render_args;
     auto* render = add_render_command(app, render_args);
@@ -67,6 +71,7 @@ int main(int argc, char** argv) {
         if (*import) return run_import(import_file);
         if (*lessons) return run_lessons(lessons_args);
         if (*bench) return run_bench(bench_args);
+        if (*numerics) return run_numerics(numerics_args);
 #ifdef RLAB_HAVE_RENDER
         if (*render) return run_render(render_args);
 #endif
