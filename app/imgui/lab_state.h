@@ -1,9 +1,11 @@
 // app/imgui/lab_state.h — everything the lab bench shows, in one place the panels read and change.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 #include "app/backend/backend.h"
+#include "app/imgui/bench_job.h"
 #include "app/imgui/timings.h"
 #include "app/render/scene.h"
 #include "app/render/time_scene.h"
@@ -48,7 +50,10 @@ struct LabState {
     bool time_view = false;       // the canvas shows time per warp instead of steps (GPU traces only)
     std::string notice;           // a one-line message for the transport panel (e.g. why the time view is off)
 
-    Timings timings;
+    Timings timings;              // recorded results (or --bench-file), replaced by a fresh measurement
+    std::string timings_note;     // why the last measurement gave nothing (failed or cancelled)
+    bool timings_large = false;   // the timings panel takes the canvas's place
+    std::shared_ptr<BenchJob> bench_job = std::make_shared<BenchJob>();  // shared: LabState stays copyable
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
 
     uint32_t pending_pick(float x, float y) const { return render::pick(last_scene, x, y); }

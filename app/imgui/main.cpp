@@ -29,11 +29,11 @@ struct Options {
     cli::ScheduleArgs schedule;
     std::string backend = "auto", lesson, screenshot, dump_scene, size = "1600x900", theme = "dark", zoom = "fit";
     std::string trace_file, view = "steps", time_window;
-    std::vector<std::string> timings;
+    std::string bench_file;
     int step = -1, frames = -1, bench_frames = 0;
     float progress = 1.0f, font_scale = 1.0f;
     long select = -1;
-    bool quit = false, play = false;
+    bool quit = false, play = false, enlarge_timings = false;
 };
 
 void apply_style(lab::LabState& s, const std::string& font) {
@@ -89,8 +89,11 @@ int main(int argc, char** argv) {
     app.add_option("--theme", o.theme, "dark|light")->capture_default_str();
     app.add_option("--font-scale", o.font_scale, "text size factor (Ctrl +/- in the window)")->capture_default_str();
     app.add_option("--zoom", o.zoom, "fit (the whole grid) | lane (one lane fills the canvas)")->capture_default_str();
-    app.add_option("--timings", o.timings, "bench JSON files to plot (default: docs/measurements/*.json)");
+    app.add_option("--bench-file,--timings", o.bench_file,
+                   "bench results JSON (`rlab bench --json`) for the timings panel (default: $RLAB_BENCH_FILE, else the "
+                   "newest docs/bench/*.json)");
     app.add_flag("--play", o.play, "start playing");
+    app.add_flag("--enlarge-timings", o.enlarge_timings, "show the timings panel in the canvas's place (for screenshots)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -154,7 +157,12 @@ int main(int argc, char** argv) {
     if (!o.lesson.empty()) lab::goto_lesson_step(s, size_t(std::max(o.step, 0)));  // --step K: the lesson's step K
     s.playing = o.play;
     if (o.select >= 0) s.select(uint32_t(o.select));
-    s.timings = lab::load_timings(o.timings);
+    s.timings = lab::load_timings(o.bench_file);
+    s.timings_large = o.enlarge_timings;
+    if (!o.bench_file.empty() && !s.timings.loaded) {
+        std::cerr << "reduction-lab: --bench-file: " << s.timings.error << "\n";
+        return 2;
+    }
     if (o.frames < 0) o.frames = o.quit || !o.screenshot.empty() || !o.dump_scene.empty() ? 3 : 0;
 
     if (!glfwInit()) {
@@ -234,9 +242,8 @@ int main(int argc, char** argv) {
         lab::config_panel(s, {0, 0, L, Hh * 0.62f});
         lab::details_panel(s, {0, Hh * 0.62f, L, Hh * 0.38f});
         lab::depth_panel(s, {float(ww) - R, 0, R, Hh * 0.46f});
-        if (lab::lesson_view().active)
-            lab::lesson_panel(s, {float(ww) - R, Hh * 0.46f, R, Hh * 0.54f});
-        else
+        if (lab::lesson_view().active) lab::lesson_panel(s, {float(ww) - R, Hh * 0.46f, R, Hh * 0.54f});
+        if (!lab::lesson_view().active || s.timings_large)  // enlarged, it covers the canvas, not the lesson
             lab::timings_panel(s, {float(ww) - R, Hh * 0.46f, R, Hh * 0.54f});
         lab::transport_panel(s, {L, Hh - B, s.canvas.w, B});
         s.advance(dt);

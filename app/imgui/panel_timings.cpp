@@ -1,108 +1,198 @@
-// app/imgui/panel_timings.cpp — measured times of this schedule and its alternatives across sizes, log-log.
+// app/imgui/panel_timings.cpp — measured times per variant across sizes (log-log), crossovers marked and explained;
+// "Measure on this GPU" with progress and cancel. The plot's content is app/render/timings_plot's; this only draws.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include <cmath>
 #include "app/imgui/panels.h"
+#include "app/render/timings_plot.h"
 
 namespace rl::lab {
 namespace {
 
-const ImU32 kSeries[8] = {IM_COL32(0, 114, 178, 255), IM_COL32(230, 159, 0, 255), IM_COL32(0, 158, 115, 255),
-                          IM_COL32(204, 121, 167, 255), IM_COL32(86, 180, 233, 255), IM_COL32(213, 94, 0, 255),
-                          IM_COL32(240, 228, 66, 255), IM_COL32(150, 150, 150, 255)};
+ImU32 col(uint32_t rgb, int alpha = 255) {
+    return IM_COL32((rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255, alpha);
+}
+
+void marker(ImDrawList* dl, render::MarkerShape shape, ImVec2 c, float r, ImU32 colour) {
+    switch (shape) {
+        case render::MarkerShape::Circle: dl->AddCircleFilled(c, r, colour); break;
+        case render::MarkerShape::Square: dl->AddRectFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), colour); break;
+        case render::MarkerShape::Triangle:
+            dl->AddTriangleFilled(ImVec2(c.x, c.y - r * 1.2f), ImVec2(c.x - r * 1.1f, c.y + r * 0.8f),
+                                  ImVec2(c.x + r * 1.1f, c.y + r * 0.8f), colour);
+            break;
+        case render::MarkerShape::Diamond:
+            dl->AddQuadFilled(ImVec2(c.x, c.y - r * 1.3f), ImVec2(c.x + r * 1.3f, c.y), ImVec2(c.x, c.y + r * 1.3f),
+                              ImVec2(c.x - r * 1.3f, c.y), colour);
+            break;
+    }
+}
+
+void dashed_vline(ImDrawList* dl, float x, float y0, float y1, ImU32 colour, float thickness) {
+    for (float y = y0; y < y1; y += 10.0f) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 6.0f, y1)), colour, thickness);
+}
+
+// The measurement controls: the action (disabled with its reason), progress and cancel, the outcome.
+void measure_row(LabState& s) {
+    BenchJob& job = *s.bench_job;
+    if (job.running()) {
+        char label[160];
+        snprintf(label, sizeof label, "%s (%.0f%%)", job.cancelling() ? "cancelling after this cell" : job.what().c_str(),
+                 100.0 * job.fraction());
+        ImGui::ProgressBar(float(job.fraction()), ImVec2(-ImGui::GetFontSize() * 5.0f, 0), label);
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) job.cancel();
+        return;
+    }
+    if (job.finished()) {
+        std::string err;
+        if (auto r = job.take(&err)) {
+            s.timings = measured_timings(std::move(*r));
+            s.timings_note.clear();
+        } else {
+            s.timings_note = err;
+        }
+    }
+    static std::string reason;
+    static const bool available = BenchJob::available(&reason);  // asked once: it may probe the driver
+    ImGui::BeginDisabled(!available);
+    if (ImGui::Button("Measure on this GPU")) job.start();
+    ImGui::EndDisabled();
+    if (!available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", reason.c_str());
+}
+
+void legend(const render::TimingsPlot& p, float fs) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const size_t cols = std::clamp(size_t(ImGui::GetContentRegionAvail().x / (fs * 10.0f)), size_t(1), size_t(5));
+    const float col_w = ImGui::GetContentRegionAvail().x / float(cols);
+    for (size_t i = 0; i < p.series.size(); ++i) {
+        if (i % cols) ImGui::SameLine(col_w * float(i % cols) + ImGui::GetStyle().WindowPadding.x);
+        const ImVec2 q = ImGui::GetCursorScreenPos();
+        marker(dl, p.series[i].shape, ImVec2(q.x + fs * 0.45f, q.y + fs * 0.55f), fs * 0.32f, col(p.series[i].rgb));
+        ImGui::Dummy(ImVec2(fs, fs));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(p.series[i].variant.c_str());
+    }
+}
+
+void plot(const render::TimingsPlot& p, ImVec2 size, bool dark) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float fs = ImGui::GetFontSize();
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const float px0 = o.x + fs * 3.6f, px1 = o.x + size.x - fs * 0.8f, py0 = o.y + fs * 0.4f, py1 = o.y + size.y - fs * 1.5f;
+    auto X = [&](double x) { return px0 + float((x - p.x0) / (p.x1 - p.x0)) * (px1 - px0); };
+    auto Y = [&](double y) { return py1 - float((y - p.y0) / (p.y1 - p.y0)) * (py1 - py0); };
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = dark ? IM_COL32(255, 255, 255, 40) : IM_COL32(0, 0, 0, 40);
+    dl->AddRect(ImVec2(px0, py0), ImVec2(px1, py1), ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    // Every tick gets a grid line; labels are thinned so that none overlaps the next (narrow panels).
+    float widest = 0;
+    for (const render::PlotTick& t : p.x_ticks) widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
+    const float spacing = p.x_ticks.size() > 1 ? X(p.x_ticks[1].at) - X(p.x_ticks[0].at) : px1 - px0;
+    const size_t every = size_t(std::ceil((widest + fs * 0.6f) / std::max(spacing, 1.0f)));
+    for (size_t i = 0; i < p.x_ticks.size(); ++i) {
+        const render::PlotTick& t = p.x_ticks[i];
+        dl->AddLine(ImVec2(X(t.at), py0), ImVec2(X(t.at), py1), grid);
+        if (i % every) continue;
+        const float w = ImGui::CalcTextSize(t.label.c_str()).x;
+        dl->AddText(ImVec2(X(t.at) - w * 0.5f, py1 + fs * 0.2f), text, t.label.c_str());
+    }
+    for (const render::PlotTick& t : p.y_ticks) {
+        dl->AddLine(ImVec2(px0, Y(t.at)), ImVec2(px1, Y(t.at)), grid);
+        const float w = ImGui::CalcTextSize(t.label.c_str()).x;
+        dl->AddText(ImVec2(px0 - w - fs * 0.3f, Y(t.at) - fs * 0.5f), text, t.label.c_str());
+    }
+    dl->PushClipRect(ImVec2(px0, py0 - fs), ImVec2(px1 + fs, py1), true);
+    // Crossovers first, under the lines: a dashed line at the size, a ring on the winner's point, a label.
+    for (size_t i = 0; i < p.crossovers.size(); ++i) {
+        const render::PlotCrossover& c = p.crossovers[i];
+        const float x = X(c.x);
+        dashed_vline(dl, x, py0, py1, text, 1.5f);
+        dl->AddCircle(ImVec2(x, Y(c.y)), fs * 0.75f, text, 0, 2.0f);
+        const ImVec2 tsz = ImGui::CalcTextSize(c.label.c_str());
+        const float tx = std::clamp(x - tsz.x * 0.5f, px0 + 2.0f, px1 - tsz.x - 2.0f), ty = py0 + 4.0f + float(i) * fs * 1.3f;
+        dl->AddRectFilled(ImVec2(tx - 3, ty - 1), ImVec2(tx + tsz.x + 3, ty + tsz.y + 1),
+                          dark ? IM_COL32(0, 0, 0, 220) : IM_COL32(255, 255, 255, 230), 3.0f);
+        dl->AddText(ImVec2(tx, ty), text, c.label.c_str());
+    }
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const render::PlotSeries* hover = nullptr;
+    size_t hover_i = 0;
+    float best = fs * 0.8f;
+    for (const render::PlotSeries& s : p.series) {
+        const ImU32 c = col(s.rgb);
+        for (size_t i = 0; i + 1 < s.points.size(); ++i)
+            dl->AddLine(ImVec2(X(s.points[i].first), Y(s.points[i].second)),
+                        ImVec2(X(s.points[i + 1].first), Y(s.points[i + 1].second)), c, s.story ? 3.0f : 1.5f);
+        for (size_t i = 0; i < s.points.size(); ++i) {
+            const ImVec2 q(X(s.points[i].first), Y(s.points[i].second));
+            marker(dl, s.shape, q, s.story ? fs * 0.32f : fs * 0.25f, c);
+            const float d = std::hypot(q.x - mouse.x, q.y - mouse.y);
+            if (d < best) best = d, hover = &s, hover_i = i;
+        }
+    }
+    dl->PopClipRect();
+    ImGui::Dummy(size);
+    if (hover && ImGui::IsWindowHovered())
+        ImGui::SetTooltip("%s at n = %s: %.2f µs", hover->variant.c_str(), render::size_text(hover->n[hover_i]).c_str(),
+                          hover->us[hover_i]);
+}
 
 }  // namespace
 
 void timings_panel(LabState& s, const Rect& r) {
-    if (!begin_fixed("Timings (measured)", r)) return ImGui::End();
-    if (s.timings.sets.empty()) {
-        ImGui::TextWrapped("No measurements yet.");
-        ImGui::TextWrapped("Measured timings (JSON in the `rlab bench` format of DESIGN.md, in docs/measurements) appear "
-                           "here on a log-log plot with their device and date. The benchmark itself is not built yet "
-                           "(issue 8); docs/gpu holds what the H200 run measured so far.");
-        ImGui::TextDisabled("Looked in:");
-        for (const std::string& p : s.timings.searched) ImGui::TextDisabled("  %s", p.c_str());
+    // Enlarged, the plot takes the canvas's place: the room a projector needs.
+    const Rect where = s.timings_large ? s.canvas : r;
+    if (s.timings_large) ImGui::SetNextWindowBgAlpha(1.0f);  // opaque over the canvas
+    if (!begin_fixed("Timings (measured)", where)) return ImGui::End();
+    if (ImGui::SmallButton(s.timings_large ? "Back to the canvas" : "Enlarge")) s.timings_large = !s.timings_large;
+    ImGui::SameLine();
+    measure_row(s);
+    if (!s.timings_note.empty()) ImGui::TextWrapped("%s", s.timings_note.c_str());
+    const Timings& t = s.timings;
+    if (!t.loaded) {
+        ImGui::Separator();
+        const std::vector<std::string> lines = timings_empty_lines(t);
+        for (size_t i = 0; i < lines.size(); ++i) {
+            if (i) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("%s", lines[i].c_str());
+            if (i) ImGui::PopStyleColor();
+        }
         ImGui::End();
         return;
     }
-    static int which = 0;
-    which = std::clamp(which, 0, int(s.timings.sets.size()) - 1);
-    const TimingSet& set = s.timings.sets[size_t(which)];
-    if (s.timings.sets.size() > 1) {
-        if (ImGui::BeginCombo("file", set.file.c_str())) {
-            for (int i = 0; i < int(s.timings.sets.size()); ++i)
-                if (ImGui::Selectable(s.timings.sets[size_t(i)].file.c_str(), i == which)) which = i;
-            ImGui::EndCombo();
+    ImGui::TextWrapped("%s", timings_heading(t).c_str());
+    const std::vector<std::string> caches = t.report.caches();
+    if (caches.size() > 1) {
+        for (const std::string& c : caches) {
+            ImGui::SameLine();
+            if (ImGui::RadioButton(c.c_str(), s.timings.cache == c)) s.timings.cache = c;
         }
     }
-    ImGui::Text("%s", set.device.c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("measured %s", set.date.c_str());
-    // This schedule's grid stage is the variant to emphasise; the others are its alternatives.
-    const std::string mine(to_string(s.schedule.effective_grid_stage()));
-    const std::string dtype(to_string(s.schedule.type));
-    double nmin = 1e300, nmax = 0, tmin = 1e300, tmax = 0;
-    for (const TimingSeries& ser : set.series)
-        for (const TimingPoint& p : ser.points)
-            if (p.n > 0 && p.median_us > 0) {
-                nmin = std::min(nmin, p.n), nmax = std::max(nmax, p.n);
-                tmin = std::min(tmin, p.median_us), tmax = std::max(tmax, p.median_us);
-            }
-    if (nmax <= 0) {
-        ImGui::TextDisabled("(no positive sizes and times in this file)");
+    const render::TimingsPlot p = render::build_timings_plot(t.report, s.timings.cache, s.dark);
+    if (p.empty()) {
+        ImGui::TextWrapped("This file has no f32 sum results for the %s cache.", s.timings.cache.c_str());
         ImGui::End();
         return;
     }
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", p.caption.c_str());
+    ImGui::PopStyleColor();
     const float fs = ImGui::GetFontSize();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float legend_h = fs * 1.3f * float(std::min<size_t>(set.series.size(), 8) + 1) / 2.0f;
-    const ImVec2 p0 = ImGui::GetCursorScreenPos();
-    const float left = fs * 3.2f, bottom = fs * 1.6f;
-    const ImVec2 size(avail.x, std::max(fs * 6.0f, avail.y - legend_h - fs));
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImU32 axis = ImGui::GetColorU32(ImGuiCol_TextDisabled), text = ImGui::GetColorU32(ImGuiCol_Text);
-    const double lx0 = std::floor(std::log10(nmin)), lx1 = std::ceil(std::log10(nmax) + 1e-9);
-    const double ly0 = std::floor(std::log10(tmin)), ly1 = std::ceil(std::log10(tmax) + 1e-9);
-    const float px0 = p0.x + left, px1 = p0.x + size.x - fs * 0.5f, py0 = p0.y + fs * 0.5f, py1 = p0.y + size.y - bottom;
-    auto X = [&](double n) { return px0 + float((std::log10(n) - lx0) / std::max(1.0, lx1 - lx0)) * (px1 - px0); };
-    auto Y = [&](double us) { return py1 - float((std::log10(us) - ly0) / std::max(1.0, ly1 - ly0)) * (py1 - py0); };
-    dl->AddRect(ImVec2(px0, py0), ImVec2(px1, py1), axis);
-    char buf[32];
-    for (double e = lx0; e <= lx1; e += 1) {
-        snprintf(buf, sizeof buf, "1e%.0f", e);
-        dl->AddText(ImVec2(X(std::pow(10, e)) - fs, py1 + 2), axis, buf);
+    const size_t cols = std::clamp(size_t(avail.x / (fs * 10.0f)), size_t(1), size_t(5));
+    const float legend_h = float((p.series.size() + cols - 1) / cols) * ImGui::GetTextLineHeightWithSpacing();
+    const float plot_h = std::max(fs * 8.0f, (avail.y - legend_h) * (s.timings_large ? 0.78f : 0.62f));
+    plot(p, ImVec2(avail.x, plot_h), s.dark);
+    legend(p, fs);
+    ImGui::BeginChild("crossovers", ImVec2(0, 0), false);
+    for (const std::string& line : p.sentences) {
+        ImGui::Bullet();
+        ImGui::TextWrapped("%s", line.c_str());
     }
-    for (double e = ly0; e <= ly1; e += 1) {
-        snprintf(buf, sizeof buf, "%gus", std::pow(10, e));
-        dl->AddText(ImVec2(p0.x, Y(std::pow(10, e)) - fs * 0.5f), axis, buf);
-        dl->AddLine(ImVec2(px0, Y(std::pow(10, e))), ImVec2(px1, Y(std::pow(10, e))), IM_COL32(128, 128, 128, 40));
-    }
-    int k = 0;
-    std::vector<std::pair<std::string, ImU32>> legend;
-    for (const TimingSeries& ser : set.series) {
-        if (ser.dtype != dtype && set.series.size() > 8) continue;
-        const ImU32 col = kSeries[size_t(k++) % 8];
-        const bool emph = ser.variant == mine;
-        for (size_t i = 0; i + 1 < ser.points.size(); ++i)
-            dl->AddLine(ImVec2(X(ser.points[i].n), Y(ser.points[i].median_us)),
-                        ImVec2(X(ser.points[i + 1].n), Y(ser.points[i + 1].median_us)), col, emph ? 3.5f : 1.5f);
-        for (const TimingPoint& p : ser.points) dl->AddCircleFilled(ImVec2(X(p.n), Y(p.median_us)), emph ? 4.0f : 2.5f, col);
-        legend.push_back({ser.variant + (ser.dtype != "f32" ? " " + ser.dtype : "") + (emph ? " (this)" : ""), col});
-    }
-    dl->AddText(ImVec2(px1 - fs * 4, py1 - fs * 1.2f), text, "n");
-    ImGui::Dummy(size);
-    for (size_t i = 0; i < legend.size(); ++i) {
-        if (i % 2) ImGui::SameLine(avail.x * 0.5f);
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        dl->AddRectFilled(ImVec2(p.x, p.y + fs * 0.3f), ImVec2(p.x + fs * 0.7f, p.y + fs), legend[i].second);
-        ImGui::Dummy(ImVec2(fs, fs));
-        ImGui::SameLine();
-        ImGui::TextUnformatted(legend[i].first.c_str());
-    }
+    ImGui::EndChild();
     ImGui::End();
 }
 

@@ -1,62 +1,78 @@
-// app/imgui/timings.cpp — parses bench JSON ({"device", "date", "results": [{variant, dtype, n, median_us}]}).
+// app/imgui/timings.cpp — finds and loads recorded bench results (core/bench_report), labels them for the views.
 #include "app/imgui/timings.h"
 
-#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <nlohmann/json.hpp>
+#include "app/render/timings_plot.h"
+#include "core/emulator.h"  // rl::Error
 
 namespace rl::lab {
 namespace {
 
-bool read_set(const std::string& path, TimingSet& out) {
-    std::ifstream in(path);
-    if (!in) return false;
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("results") || !j["results"].is_array()) return false;
-    out.file = path;
-    out.device = j.value("device", std::string("unknown device"));
-    out.date = j.value("date", std::string("unknown date"));
-    std::map<std::pair<std::string, std::string>, TimingSeries> by;
-    for (const auto& r : j["results"]) {
-        if (!r.is_object() || !r.contains("n") || !r.contains("median_us")) continue;
-        const std::string v = r.value("variant", std::string("?")), d = r.value("dtype", std::string("f32"));
-        TimingSeries& s = by[{v, d}];
-        s.variant = v;
-        s.dtype = d;
-        s.points.push_back({r["n"].get<double>(), r["median_us"].get<double>()});
-    }
-    for (auto& [k, s] : by) {
-        std::sort(s.points.begin(), s.points.end(), [](auto& a, auto& b) { return a.n < b.n; });
-        out.series.push_back(std::move(s));
-    }
-    return !out.series.empty();
-}
+// The expected recorded file's name, for the empty state (the GPU run of 2026-11-29 writes it).
+constexpr const char* kExpected = "docs/bench/h200-2026-11-29.json";
 
 }  // namespace
 
-Timings load_timings(const std::vector<std::string>& files) {
+Timings load_timings(const std::string& given_file) {
+    namespace fs = std::filesystem;
     Timings t;
-    std::vector<std::string> paths = files;
-    if (paths.empty()) {
-        namespace fs = std::filesystem;
-        for (std::string root : {std::string("."), std::string(RLAB_SOURCE_DIR)})
-            for (const char* sub : {"docs/measurements", "docs/bench"}) {
-                fs::path dir = fs::path(root) / sub;
-                t.searched.push_back(dir.lexically_normal().string());
-                std::error_code ec;
-                for (const auto& e : fs::directory_iterator(dir, ec))
-                    if (e.path().extension() == ".json") paths.push_back(fs::weakly_canonical(e.path(), ec).string());
-            }
-        std::sort(paths.begin(), paths.end());
-        paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+    std::string path = given_file;
+    if (path.empty()) {
+        const char* env = std::getenv("RLAB_BENCH_FILE");
+        if (env && *env) {
+            t.searched.push_back(std::string("$RLAB_BENCH_FILE = ") + env);
+        } else {
+            std::error_code ec;
+            t.searched.push_back("docs/bench/*.json in " + fs::current_path(ec).string() + " and the folders above it");
+            t.searched.push_back(std::string("docs/bench/*.json in the source tree ") + RLAB_SOURCE_DIR);
+        }
+        path = find_recorded_bench(".");
+        if (path.empty()) path = find_recorded_bench(RLAB_SOURCE_DIR);
+    } else {
+        t.searched.push_back("--bench-file " + given_file);
     }
-    for (const std::string& p : paths) {
-        TimingSet s;
-        if (read_set(p, s)) t.sets.push_back(std::move(s));
+    if (path.empty()) return t;
+    t.file = path;
+    try {
+        t.report = load_bench_file(path);
+        t.loaded = true;
+    } catch (const Error& e) {
+        t.error = e.what();
     }
     return t;
+}
+
+Timings measured_timings(BenchReport r) {
+    Timings t;
+    t.report = std::move(r);
+    t.loaded = true;
+    t.fresh = true;
+    return t;
+}
+
+std::string timings_heading(const Timings& t) {
+    const BenchReport& r = t.report;
+    std::string h = t.fresh ? "measured now on " + r.device : "recorded results · " + r.device;
+    h += " · " + render::date_text(r.date);
+    if (!r.driver.empty()) h += " · driver " + r.driver;
+    if (!t.fresh && !t.file.empty()) h += " · " + std::filesystem::path(t.file).filename().string();
+    return h;
+}
+
+std::vector<std::string> timings_empty_lines(const Timings& t) {
+    std::vector<std::string> lines;
+    if (!t.error.empty()) {
+        lines.push_back("Could not read the recorded results in " + t.file + ":");
+        lines.push_back(t.error);
+        return lines;
+    }
+    lines.push_back("No recorded results yet: nothing is plotted until a GPU has measured it.");
+    lines.push_back(std::string("Expected: ") + kExpected + " (written by `rlab bench --json` on the GPU machine).");
+    lines.push_back("Looked in:");
+    for (const std::string& s : t.searched) lines.push_back("  " + s);
+    lines.push_back("Or open a file with --bench-file FILE (or RLAB_BENCH_FILE=FILE).");
+    return lines;
 }
 
 }  // namespace rl::lab

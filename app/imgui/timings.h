@@ -1,28 +1,32 @@
-// app/imgui/timings.h — measured times from `rlab bench --json` files, for the timings plot.
+// app/imgui/timings.h — which bench results the timings views show: a recorded file or a fresh measurement.
+// No ImGui here: the classroom (app/qt) shares it. Parsing and analysis are core/bench_report's.
 #pragma once
 #include <string>
 #include <vector>
+#include "core/bench_report.h"
 
 namespace rl::lab {
 
-struct TimingPoint {
-    double n = 0, median_us = 0;
-};
-struct TimingSeries {
-    std::string variant, dtype;
-    std::vector<TimingPoint> points;  // ascending n
-};
-struct TimingSet {
-    std::string file, device, date;
-    std::vector<TimingSeries> series;
-};
 struct Timings {
-    std::vector<TimingSet> sets;
-    std::vector<std::string> searched;  // where we looked, for the empty-state message
+    BenchReport report;
+    bool loaded = false;
+    bool fresh = false;                 // measured in this session (not read from a file)
+    std::string file;                   // the file read; empty for a fresh measurement
+    std::string error;                  // one line: a file was found but could not be read
+    std::vector<std::string> searched;  // where recorded results were looked for (the empty state names them)
+    std::string cache = "warm";         // the cache mode shown: warm, or cold when the report has it
 };
 
-// Reads the given files, or when none are given every *.json under docs/measurements and docs/bench
-// (relative to the working directory and to the source tree). Files that are not bench results are skipped.
-Timings load_timings(const std::vector<std::string>& files);
+// The file given (--bench-file), else core's find_recorded_bench: $RLAB_BENCH_FILE, or docs/bench/*.json found
+// walking up from the working directory, then from the source tree. Never fabricates: no file, no numbers.
+Timings load_timings(const std::string& given_file = "");
+// Results just measured by run_gpu_bench.
+Timings measured_timings(BenchReport r);
+
+// One line over the plot: "recorded results · NVIDIA H200 · 2026-11-29 20:10 UTC · docs/bench/h200-….json" or
+// "measured now on NVIDIA H200 · …".
+std::string timings_heading(const Timings& t);
+// The empty state: what is missing and where it was looked for (several lines).
+std::vector<std::string> timings_empty_lines(const Timings& t);
 
 }  // namespace rl::lab

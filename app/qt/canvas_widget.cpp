@@ -29,6 +29,13 @@ void CanvasWidget::initializeGL() {
     if (!renderer_->init(&error_)) renderer_.reset();
 }
 
+void CanvasWidget::finish_gl() {
+    if (!renderer_) return;
+    makeCurrent();
+    renderer_->finish();
+    doneCurrent();
+}
+
 void CanvasWidget::resizeGL(int, int) { c_.lab.view_fitted = false; }
 
 void CanvasWidget::paintGL() {

@@ -18,6 +18,7 @@ public:
     void refit() { c_.lab.view_fitted = false; update(); }
     const render::Scene& last_scene() const { return scene_; }
     std::string gl_error() const { return error_; }
+    void finish_gl();  // waits for the GPU to finish the last frame (honest --bench-frames timings)
 
 signals:
     void selectionChanged();

@@ -1,15 +1,18 @@
-// app/qt/chart_panel.cpp — Qt Charts: serial vs ideal tree vs this schedule's span (per scope), measured timings log-log.
+// app/qt/chart_panel.cpp — Qt Charts: serial vs ideal tree vs this schedule's span (per scope), linear or log scale.
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
-#include <QLineSeries>
-#include <QLogValueAxis>
+#include <QLegendMarker>
+#include <QLocale>
 #include <QValueAxis>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include "app/qt/panels.h"
 
 namespace rl::qt {
@@ -19,6 +22,10 @@ namespace {
 const QColor kScope[4] = {QColor(86, 180, 233), QColor(0, 158, 115), QColor(204, 121, 167), QColor(230, 159, 0)};
 const char* kScopeName[4] = {"thread", "warp", "block", "grid"};
 
+// Log scale as a linear axis over log10(1 + depth): a depth of 0 stays at 0, stacked scope segments keep their
+// share of the bar, and the ticks are labelled with the real depths (Qt's log axis cannot start a bar at 0).
+double log_len(double v) { return std::log10(1.0 + v); }
+
 }  // namespace
 
 ChartPanel::ChartPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c) {
@@ -27,53 +34,22 @@ ChartPanel::ChartPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c) {
     depth_->setObjectName("depthChart");
     depth_->setRenderHint(QPainter::Antialiasing);
     depth_->setMinimumHeight(220);
+    log_ = new QCheckBox("log scale (at large n the serial chain dwarfs the tree)", this);
+    log_->setObjectName("depthLogScale");
+    connect(log_, &QCheckBox::toggled, this, [this] { refresh(); });
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
-    timings_ = new QChartView(this);
-    timings_->setObjectName("timingsChart");
-    timings_->setMinimumHeight(200);
-    no_timings_ = new QLabel(this);
-    no_timings_->setObjectName("noTimings");
-    no_timings_->setWordWrap(true);
-    lay->addWidget(depth_, 3);
+    lay->addWidget(depth_, 1);
+    lay->addWidget(log_);
     lay->addWidget(summary_);
-    lay->addWidget(timings_, 2);
-    lay->addWidget(no_timings_);
-
-    data_ = lab::load_timings({});
-    if (data_.sets.empty()) {
-        QString msg = "<b>No measurements yet.</b> Measured timings (JSON in the <code>rlab bench</code> format, in "
-                      "docs/measurements) appear here on a log-log chart with their device and date. Looked in:";
-        for (const std::string& p : data_.searched) msg += "<br>&nbsp;&nbsp;" + QString::fromStdString(p).toHtmlEscaped();
-        no_timings_->setText(msg);
-        timings_->hide();
-    } else {
-        no_timings_->hide();
-        const lab::TimingSet& set = data_.sets.front();
-        auto* chart = new QChart;
-        chart->setTitle(QString::fromStdString("Measured: " + set.device + ", " + set.date));
-        auto* ax = new QLogValueAxis;
-        ax->setTitleText("n (elements)");
-        ax->setLabelFormat("%.0e");
-        auto* ay = new QLogValueAxis;
-        ay->setTitleText("median µs");
-        chart->addAxis(ax, Qt::AlignBottom);
-        chart->addAxis(ay, Qt::AlignLeft);
-        for (const lab::TimingSeries& s : set.series) {
-            auto* line = new QLineSeries;
-            line->setName(QString::fromStdString(s.variant + " " + s.dtype));
-            for (const lab::TimingPoint& p : s.points)
-                if (p.n > 0 && p.median_us > 0) line->append(p.n, p.median_us);
-            chart->addSeries(line);
-            line->attachAxis(ax);
-            line->attachAxis(ay);
-        }
-        timings_->setChart(chart);
-    }
 }
+
+void ChartPanel::set_log_scale(bool on) { log_->setChecked(on); }
 
 void ChartPanel::refresh() {
     const Analysis& a = c_.lab.analysis;
+    const bool log = log_->isChecked();
+    const auto len = [log](double v) { return log ? log_len(v) : v; };
     auto* chart = new QChart;
     chart->setTitle("Depth: how many combines one after another");
     auto* series = new QHorizontalStackedBarSeries;
@@ -81,13 +57,16 @@ void ChartPanel::refresh() {
     auto* whole = new QBarSet("serial, ideal tree");
     whole->setColor(QColor(150, 156, 166));
     // Categories bottom to top: this schedule, ideal tree, serial chain.
-    *whole << 0 << double(a.tree_depth) << double(a.serial_depth);
+    *whole << 0 << len(double(a.tree_depth)) << len(double(a.serial_depth));
     series->append(whole);
+    // This schedule's critical path split by scope; on the log scale each scope keeps its share of the bar.
+    const double span_len = len(double(a.span));
     for (int k = 0; k < 4; ++k) {
         if (a.span_by_scope[k] == 0) continue;  // only the scopes on this schedule's critical path
         auto* part = new QBarSet(QString("%1 %2").arg(kScopeName[k]).arg(a.span_by_scope[k]));
         part->setColor(kScope[k]);
-        *part << double(a.span_by_scope[k]) << 0 << 0;
+        const double share = a.span ? double(a.span_by_scope[k]) / double(a.span) : 0.0;
+        *part << (log ? span_len * share : double(a.span_by_scope[k])) << 0 << 0;
         series->append(part);
     }
     series->setLabelsVisible(false);
@@ -97,13 +76,32 @@ void ChartPanel::refresh() {
                   QString("serial chain: %1").arg(a.serial_depth)});
     chart->addAxis(cats, Qt::AlignLeft);
     series->attachAxis(cats);
-    auto* values = new QValueAxis;
-    values->setRange(0, double(std::max<uint64_t>({a.serial_depth, a.span, 1})));
-    values->setLabelFormat("%.0f");
-    values->setTitleText("combines in sequence");
-    chart->addAxis(values, Qt::AlignBottom);
-    series->attachAxis(values);
+    const double top = double(std::max<uint64_t>({a.serial_depth, a.span, 1}));
+    if (log) {
+        auto* values = new QCategoryAxis;
+        values->setObjectName("depthLogAxis");
+        values->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        int decades = 0;
+        while (std::pow(10.0, decades) < top) ++decades;
+        for (int d = 0; d <= decades; ++d)
+            values->append(d < 4 ? QLocale(QLocale::English).toString(qlonglong(std::pow(10.0, d))) : QString("10^%1").arg(d),
+                           log_len(std::pow(10.0, d)));
+        values->setRange(0, log_len(std::pow(10.0, decades)));
+        values->setTitleText("combines in sequence (log scale)");
+        chart->addAxis(values, Qt::AlignBottom);
+        series->attachAxis(values);
+    } else {
+        auto* values = new QValueAxis;
+        values->setRange(0, top);
+        values->setLabelFormat("%.0f");
+        values->setTitleText("combines in sequence");
+        chart->addAxis(values, Qt::AlignBottom);
+        series->attachAxis(values);
+    }
     chart->legend()->setAlignment(Qt::AlignBottom);
+    // The grey bars are named by their categories; the legend only explains the scope colours (less to elide).
+    for (QLegendMarker* m : chart->legend()->markers(series))
+        if (m->label() == whole->label()) m->setVisible(false);
     QChart* old = depth_->chart();
     depth_->setChart(chart);
     delete old;

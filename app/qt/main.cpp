@@ -4,20 +4,24 @@
 #include <QSettings>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #include "app/cli/schedule_options.h"
 #include "app/qt/exporter.h"
 #include "app/qt/main_window.h"
+#include "app/render/frame_stats.h"
 
 namespace {
 
 struct Options {
     rl::cli::ScheduleArgs schedule;
-    std::string backend = "auto", lesson, screenshot, export_pdf, theme;
-    int step = -1, frames = -1;
-    bool quit = false, presenter = false;
+    std::string backend = "auto", lesson, screenshot, export_pdf, theme, dump_scene, bench_file;
+    int step = -1, frames = -1, bench_frames = 0;
+    bool quit = false, presenter = false, timings_tab = false;
 };
 
 int fail(const std::string& line) {
@@ -37,6 +41,12 @@ int main(int argc, char** argv) {
     app.add_option("--frames", o.frames, "show this many frames (with --quit: then exit)");
     app.add_option("--screenshot", o.screenshot, "save the window as a PNG after the frames");
     app.add_flag("--quit", o.quit, "exit after the frames");
+    app.add_option("--dump-scene", o.dump_scene, "write the canvas scene (boxes, arrows, labels) as JSON after the frames");
+    app.add_option("--bench-frames", o.bench_frames, "draw this many frames, print frame-time percentiles and exit");
+    app.add_option("--bench-file", o.bench_file,
+                   "bench results JSON (`rlab bench --json`) for the timings dock (default: $RLAB_BENCH_FILE, else the "
+                   "newest docs/bench/*.json)");
+    app.add_flag("--timings-tab", o.timings_tab, "bring the measured-timings dock to the front (for screenshots)");
     app.add_option("--export-pdf", o.export_pdf, "write the lesson (or the schedule's steps) as a PDF handout and exit");
     app.add_flag("--presenter", o.presenter, "full screen, large type, high contrast (F5 toggles)");
     app.add_option("--theme", o.theme, "dark|light (default: the remembered one)");
@@ -89,6 +99,9 @@ int main(int argc, char** argv) {
         opened = err.empty();
     }
     if (!opened && !c.open_schedule(schedule)) return fail(c.lab.error);
+    c.lab.timings = rl::lab::load_timings(o.bench_file);
+    if (!o.bench_file.empty() && !c.lab.timings.loaded) return fail("--bench-file: " + c.lab.timings.error);
+    if (o.bench_frames < 0) return fail("--bench-frames must be positive");
     if (!c.lab.backend_note.empty()) std::cerr << "reduction-lab-qt: " << c.lab.backend_note << "\n";
     if (o.step >= 0) {
         if (o.step > c.last_page())
@@ -109,9 +122,35 @@ int main(int argc, char** argv) {
     w.refresh();
     if (o.presenter) w.set_presenter(true);
     else w.show();
+    if (o.timings_tab) w.show_timings();
     int exit_code = 0;
-    if (o.frames > 0 || o.quit || !o.screenshot.empty()) {
-        auto frames = std::make_shared<int>(std::max(o.frames, 1));
+    if (o.bench_frames > 0) {
+        // Like the lab bench: five warm-up frames, then each frame timed from the start of the repaint to glFinish.
+        QTimer::singleShot(200, &w, [&] {
+            using Clock = std::chrono::steady_clock;
+            std::vector<double> ms;
+            for (int f = 0; f < o.bench_frames + 5; ++f) {
+                const auto t0 = Clock::now();
+                w.canvas()->update();
+                w.repaint();
+                w.canvas()->finish_gl();
+                QCoreApplication::processEvents();
+                if (f >= 5) ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+            }
+            const rl::render::FrameStats fs = rl::render::frame_stats(ms);
+            const rl::render::Scene& sc = w.canvas()->last_scene();
+            std::printf("reduction-lab-qt bench: %zu frames, window %dx%d, canvas %dx%d, %zu events\n", ms.size(),
+                        w.width(), w.height(), w.canvas()->width(), w.canvas()->height(), c.lab.trace.events.size());
+            std::printf("  frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f\n", fs.p50, fs.p90, fs.p99, fs.max,
+                        fs.mean);
+            std::printf("  last scene: %zu boxes, %zu arrows, %zu labels, %llu events folded\n", sc.boxes.size(),
+                        sc.arrows.size(), sc.texts.size(), (unsigned long long)sc.folded_events);
+            std::fflush(stdout);
+            w.close();
+            qapp.exit(0);
+        });
+    } else if (o.frames > 0 || o.quit || !o.screenshot.empty() || !o.dump_scene.empty()) {
+        auto frames = std::make_shared<int>(o.frames > 0 ? o.frames : 3);
         auto* t = new QTimer(&w);
         t->setInterval(30);
         QObject::connect(t, &QTimer::timeout, &w, [&, frames, t] {
@@ -121,6 +160,11 @@ int main(int argc, char** argv) {
             if (!o.screenshot.empty()) {
                 if (!w.grab().save(QString::fromStdString(o.screenshot), "PNG")) exit_code = 2, std::cerr << "reduction-lab-qt: cannot write " << o.screenshot << "\n";
                 else std::cerr << "reduction-lab-qt: wrote " << o.screenshot << "\n";
+            }
+            if (!o.dump_scene.empty()) {
+                std::ofstream out(o.dump_scene);
+                rl::render::dump_scene_json(out, w.canvas()->last_scene());
+                if (!out) exit_code = 2, std::cerr << "reduction-lab-qt: cannot write " << o.dump_scene << "\n";
             }
             if (o.quit) w.close(), qapp.exit(exit_code);
         });

@@ -13,6 +13,8 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QToolBar>
 #include "app/qt/exporter.h"
@@ -23,15 +25,23 @@ namespace rl::qt {
 MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(c) {
     setObjectName("classroom");
     canvas_ = new CanvasWidget(c_, this);
-    setCentralWidget(canvas_);
+    central_ = new QTabWidget(this);
+    central_->setObjectName("centralTabs");
+    central_->setDocumentMode(true);
+    central_->setTabPosition(QTabWidget::South);
+    setCentralWidget(central_);
     lessons_ = new LessonPanel(c_);
     form_ = new ScheduleForm(c_);
     narrative_ = new NarrativePanel(c_);
     charts_ = new ChartPanel(c_);
+    if (!c_.lab.timings.loaded && c_.lab.timings.searched.empty()) c_.lab.timings = lab::load_timings();
+    timings_ = new TimingsPanel(c_);
+    central_->addTab(canvas_, "Reduction");
+    central_->addTab(timings_, "Measured timings");
     lesson_dock_ = dock("Lessons", "lessonsDock", lessons_, Qt::LeftDockWidgetArea);
     form_dock_ = dock("Schedule", "scheduleDock", form_, Qt::LeftDockWidgetArea);
     narrative_dock_ = dock("Narrative", "narrativeDock", narrative_, Qt::RightDockWidgetArea);
-    chart_dock_ = dock("Depth and timings", "chartDock", charts_, Qt::RightDockWidgetArea);
+    chart_dock_ = dock("Depth", "chartDock", charts_, Qt::RightDockWidgetArea);
     tabifyDockWidget(lesson_dock_, form_dock_);
     lesson_dock_->raise();
     resizeDocks({lesson_dock_, narrative_dock_}, {300, 420}, Qt::Horizontal);
@@ -81,7 +91,7 @@ QDockWidget* MainWindow::dock(const QString& title, const QString& name, QWidget
 }
 
 void MainWindow::build_actions() {
-    auto* bar = addToolBar("Transport");
+    auto* bar = transport_ = addToolBar("Transport");
     bar->setObjectName("transport");
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto add = [&](const QString& text, QList<QKeySequence> keys, auto fn) {
@@ -93,11 +103,11 @@ void MainWindow::build_actions() {
         addAction(a);
         return a;
     };
-    add("⏮ Start", {Qt::Key_Home}, [this] { go_home(); });
+    add("|◀ Start", {Qt::Key_Home}, [this] { go_home(); });
     add("◀ Back", {Qt::Key_Left, Qt::Key_PageUp}, [this] { step_back(); });
     play_ = add("▶ Play", {Qt::Key_Space}, [this] { toggle_play(); });
     add("Next ▶", {Qt::Key_Right, Qt::Key_PageDown}, [this] { step_forward(); });
-    add("End ⏭", {Qt::Key_End}, [this] { go_end(); });
+    add("End ▶|", {Qt::Key_End}, [this] { go_end(); });
     add("Next hazard (H)", {Qt::Key_H}, [this] { next_hazard(); });
     bar->addSeparator();
     step_label_ = new QLabel(this);
@@ -133,6 +143,9 @@ void MainWindow::build_actions() {
     view->addAction("Fit (F)", QKeySequence(Qt::Key_F), this, [this] { canvas_->refit(); });
     view->addSeparator();
     for (QDockWidget* d : {lesson_dock_, form_dock_, narrative_dock_, chart_dock_}) view->addAction(d->toggleViewAction());
+    view->addAction("&Measured timings", QKeySequence(Qt::Key_T), this, [this] {
+        central_->setCurrentIndex(central_->currentIndex() == 0 ? 1 : 0);  // T: the timings tab and back
+    });
 }
 
 // ---- transport --------------------------------------------------------------------------------------
@@ -146,6 +159,8 @@ void MainWindow::refresh() {
     play_->setText(c_.lab.playing ? "⏸ Pause" : "▶ Play");
     canvas_->update();
 }
+
+void MainWindow::show_timings() { central_->setCurrentWidget(timings_); }
 
 void MainWindow::step_forward() {
     timer_.stop();
@@ -228,6 +243,8 @@ void MainWindow::set_presenter(bool on) {
         lesson_dock_->hide();
         form_dock_->hide();
         chart_dock_->hide();
+        central_->setCurrentWidget(canvas_);  // the class sees the reduction; the tab bar goes with the docks
+        central_->tabBar()->hide();
         removeDockWidget(narrative_dock_);
         addDockWidget(Qt::BottomDockWidgetArea, narrative_dock_);
         narrative_dock_->show();
@@ -236,6 +253,7 @@ void MainWindow::set_presenter(bool on) {
         showFullScreen();
     } else {
         menuBar()->show();
+        central_->tabBar()->show();
         showNormal();
         restoreState(normal_state_);
     }
@@ -266,6 +284,23 @@ void MainWindow::apply_style() {
     QFont f = QApplication::font();
     f.setPixelSize(int(std::lround(14 * scale)));
     step_label_->setFont(f);
+    // The toolbar too: white on black with outlined buttons, the checked one inverted (yellow), large enough to
+    // read from the back row. Outside presenter mode the platform style returns.
+    if (presenter_) {
+        const int px = int(std::lround(12.5f * scale));
+        transport_->setStyleSheet(QString(
+            "QToolBar { background: #000000; border: none; border-bottom: 2px solid #ffffff; spacing: 6px; padding: 4px; }"
+            "QToolButton { color: #ffffff; background: #000000; border: 2px solid #ffffff; border-radius: 4px;"
+            "  padding: 3px 8px; font-size: %1px; font-weight: bold; }"
+            "QToolButton:hover { background: #333333; }"
+            "QToolButton:checked, QToolButton:pressed { background: #ffd400; color: #000000; border-color: #ffd400; }"
+            "QLabel { color: #ffffff; background: #000000; font-size: %2px; font-weight: bold; }"
+            "QToolBar::separator { background: #ffffff; width: 2px; margin: 4px 6px; }").arg(px).arg(int(px * 1.15)));
+        narrative_dock_->setStyleSheet("QDockWidget { color: #ffffff; } QDockWidget::title { background: #000000; }");
+    } else {
+        transport_->setStyleSheet(QString());
+        narrative_dock_->setStyleSheet(QString());
+    }
 }
 
 // ---- exports ----------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@
 class QAction;
 class QLabel;
 class QDockWidget;
+class QToolBar;
+class QTabWidget;
 
 namespace rl::qt {
 
@@ -38,10 +40,12 @@ public:
     std::string export_chrome(const std::string& path);
 
     void refresh();                    // everything after the page or the run changed
+    void show_timings();               // brings the measured-timings tab to the front
     void restore_settings();           // window layout, theme and font
     CanvasWidget* canvas() const { return canvas_; }
     NarrativePanel* narrative() const { return narrative_; }
     ChartPanel* charts() const { return charts_; }
+    TimingsPanel* timings() const { return timings_; }
     LessonPanel* lessons() const { return lessons_; }
     ScheduleForm* form() const { return form_; }
 
@@ -60,10 +64,13 @@ private:
     CanvasWidget* canvas_;
     NarrativePanel* narrative_;
     ChartPanel* charts_;
+    TimingsPanel* timings_;
     LessonPanel* lessons_;
     ScheduleForm* form_;
     QDockWidget *lesson_dock_, *form_dock_, *narrative_dock_, *chart_dock_;
+    QTabWidget* central_;  // the canvas and, as a second tab, the timings plot (it needs the room)
     QLabel* step_label_;
+    QToolBar* transport_;
     QAction *play_, *presenter_action_;
     QTimer timer_;
     qint64 last_tick_ = 0;

@@ -1,6 +1,7 @@
-// app/qt/panels.h — the docks' widgets: lesson browser, narrative, charts, schedule form (one .cpp each).
+// app/qt/panels.h — the docks' widgets: lesson browser, narrative, depth chart, timings, schedule form (one .cpp each).
 #pragma once
 #include <QWidget>
+#include "app/imgui/bench_job.h"
 #include "app/imgui/timings.h"
 #include "app/qt/classroom.h"
 
@@ -13,6 +14,9 @@ class QSpinBox;
 class QComboBox;
 class QCheckBox;
 class QLineEdit;
+class QPushButton;
+class QProgressBar;
+class QTimer;
 
 namespace rl::qt {
 
@@ -48,16 +52,40 @@ class ChartPanel : public QWidget {
 public:
     explicit ChartPanel(Classroom& c, QWidget* parent = nullptr);
     void refresh();            // depth bars from the current analysis
+    void set_log_scale(bool on);
     QChartView* depth_view() const { return depth_; }
-    QChartView* timings_view() const { return timings_; }
-    QLabel* timings_message() const { return no_timings_; }
+    QCheckBox* log_scale() const { return log_; }
 private:
     Classroom& c_;
     QChartView* depth_;
-    QChartView* timings_;
-    QLabel* no_timings_;
+    QCheckBox* log_;
     QLabel* summary_;
-    lab::Timings data_;
+};
+
+// Measured timings: the log-log plot of app/render's TimingsPlot in Qt Charts, the crossover sentences, the
+// source labelled (recorded results / measured now), the empty state, and "Measure on this GPU".
+class TimingsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimingsPanel(Classroom& c, QWidget* parent = nullptr);
+    void set_timings(lab::Timings t);  // shows these results (or their empty state)
+    void refresh();                    // redraws for the classroom's theme and the chosen cache
+    QChartView* chart_view() const { return chart_; }
+    QLabel* heading() const { return heading_; }
+    QLabel* sentences() const { return sentences_; }
+    QLabel* empty_message() const { return empty_; }
+    QPushButton* measure_button() const { return measure_; }
+    QComboBox* cache_choice() const { return cache_; }
+private:
+    void poll();                       // progress of a running measurement; adopts its result
+    Classroom& c_;
+    QLabel *heading_, *sentences_, *empty_, *note_;
+    QChartView* chart_;
+    QComboBox* cache_;
+    QPushButton *measure_, *cancel_;
+    QProgressBar* progress_;
+    QTimer* poll_timer_;
+    lab::BenchJob job_;
 };
 
 class ScheduleForm : public QWidget {

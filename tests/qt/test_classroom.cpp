@@ -1,4 +1,4 @@
-// tests/qt/test_classroom.cpp — the classroom window: eight-thread example, stepping, narrative, chart values, exports.
+// tests/qt/test_classroom.cpp — the classroom window: stepping, narrative, depth chart (linear/log), timings, exports, CLI.
 #include <QApplication>
 #include <QBarSet>
 #include <QChart>
@@ -10,6 +10,17 @@
 #include <QStandardPaths>
 #include <QTest>
 #include <QTextBrowser>
+#include <QCategoryAxis>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QValueAxis>
+#include <QXYSeries>
+#include <cmath>
 #include "app/qt/exporter.h"
 #include "app/qt/main_window.h"
 #include "core/analysis.h"
@@ -17,6 +28,9 @@
 using namespace rl;
 
 namespace {
+
+// The bench fixture: made-up numbers named as such (device "FIXTURE GPU"); the apps show it only when passed.
+const std::string kFixture = std::string(RLAB_SOURCE_DIR) + "/tests/data/bench-fixture.json";
 
 int pdf_pages(const QString& path) {
     QProcess p;
@@ -93,8 +107,111 @@ private slots:
         double span = 0;
         for (int k = 1; k < bars->count(); ++k) span += bars->barSets()[k]->at(0);
         QCOMPARE(span, double(a.span));
-        // No measurements exist: a clear message instead of an empty chart.
-        QVERIFY(w.charts()->timings_message()->text().contains("No measurements yet"));
+    }
+
+    void depth_log_scale() {
+        // n = 1,000,000: the serial chain (999,999) dwarfs the span; the log scale keeps both readable.
+        qt::Classroom c;
+        Schedule s;
+        s.n = 1000000;
+        s.block = 256;
+        s.items = 8;
+        QVERIFY(c.open_schedule(s));
+        c.lab.finish_analysis();
+        qt::MainWindow w(c);
+        const Analysis& a = c.lab.analysis;
+        auto bars = [&] {
+            return qobject_cast<QHorizontalStackedBarSeries*>(w.charts()->depth_view()->chart()->series().front());
+        };
+        QVERIFY(!w.charts()->log_scale()->isChecked());
+        QCOMPARE(bars()->barSets().front()->at(2), double(a.serial_depth));
+        QVERIFY(qobject_cast<QValueAxis*>(w.charts()->depth_view()->chart()->axes(Qt::Horizontal).front()));
+        w.charts()->log_scale()->setChecked(true);
+        QHorizontalStackedBarSeries* log_bars = bars();
+        QCOMPARE(log_bars->barSets().front()->at(2), std::log10(1.0 + double(a.serial_depth)));
+        QCOMPARE(log_bars->barSets().front()->at(1), std::log10(1.0 + double(a.tree_depth)));
+        double span = 0;
+        for (int k = 1; k < log_bars->count(); ++k) span += log_bars->barSets()[k]->at(0);
+        QVERIFY(std::abs(span - std::log10(1.0 + double(a.span))) < 1e-9);  // scopes keep their share of the bar
+        auto* axis = qobject_cast<QCategoryAxis*>(w.charts()->depth_view()->chart()->axes(Qt::Horizontal).front());
+        QVERIFY(axis);
+        QVERIFY(axis->titleText().contains("log"));
+        QVERIFY(axis->categoriesLabels().contains("1,000"));
+        QVERIFY(axis->categoriesLabels().contains("10^6"));
+        w.charts()->set_log_scale(false);
+        QCOMPARE(bars()->barSets().front()->at(2), double(a.serial_depth));
+    }
+
+    void timings_from_the_fixture() {
+        qt::Classroom c;
+        QVERIFY(c.open_schedule(Schedule{}));
+        qt::MainWindow w(c);
+        const lab::Timings t = lab::load_timings(kFixture);
+        QVERIFY(t.loaded);
+        w.timings()->set_timings(t);
+        QVERIFY(w.timings()->chart_view()->isVisibleTo(w.timings()));
+        QVERIFY(!w.timings()->empty_message()->isVisibleTo(w.timings()));
+        const QString heading = w.timings()->heading()->text();
+        QVERIFY(heading.contains("recorded results"));
+        QVERIFY(heading.contains("FIXTURE GPU"));
+        QVERIFY(heading.contains("2026-01-01"));
+        // One line and one set of points per f32 warm variant in the fixture (cooperative and instrumented are absent).
+        QStringList lines, points, crossovers;
+        for (QAbstractSeries* s : w.timings()->chart_view()->chart()->series()) {
+            if (s->objectName() == "timingLine") lines << s->name();
+            if (s->objectName() == "timingPoints") points << s->name();
+            if (s->objectName() == "crossover") crossovers << s->name();
+        }
+        const QStringList expected = {"atomic-element", "atomic-block", "two-pass", "last-block", "fast", "fast-deterministic", "cub"};
+        QCOMPARE(lines, expected);
+        QCOMPARE(points, expected);
+        QCOMPARE(crossovers, QStringList({"atomic-block faster from 2^16", "two-pass faster from 2^22"}));
+        for (QAbstractSeries* s : w.timings()->chart_view()->chart()->series())
+            if (s->objectName() == "timingPoints" && s->name() == "two-pass") {
+                auto* xy = qobject_cast<QXYSeries*>(s);
+                QCOMPARE(xy->count(), 8);
+                QCOMPARE(xy->at(5), QPointF(20, std::log10(11.0)));  // 2^20: 11.0 us
+            }
+        const QString text = w.timings()->sentences()->text();
+        QVERIFY(text.contains("One atomic per block beats one atomic per element from n = 2^16"));
+        QVERIFY(text.contains("Two-pass beats one atomic per block from n = 2^22"));
+        // The fixture has cold results too: the choice appears and changes the plot.
+        QComboBox* cache = w.timings()->cache_choice();
+        QVERIFY(cache->isVisibleTo(w.timings()));
+        cache->setCurrentText("cold");
+        QCOMPARE(c.lab.timings.cache, std::string("cold"));
+        lines.clear();
+        for (QAbstractSeries* s : w.timings()->chart_view()->chart()->series())
+            if (s->objectName() == "timingLine") lines << s->name();
+        QCOMPARE(lines, QStringList({"atomic-block", "two-pass", "fast"}));
+        QVERIFY(w.timings()->chart_view()->chart()->title().contains("cold"));
+    }
+
+    void timings_empty_state() {
+        qt::Classroom c;
+        QVERIFY(c.open_schedule(Schedule{}));
+        qt::MainWindow w(c);
+        lab::Timings none;
+        none.searched = {"docs/bench/*.json in /nowhere and the folders above it"};
+        w.timings()->set_timings(none);
+        QVERIFY(!w.timings()->chart_view()->isVisibleTo(w.timings()));
+        const QString msg = w.timings()->empty_message()->text();
+        QVERIFY(msg.contains("No recorded results yet"));
+        QVERIFY(msg.contains("docs/bench/h200-2026-11-29.json"));
+        QVERIFY(msg.contains("/nowhere"));
+        QVERIFY(msg.contains("--bench-file"));
+        // Without a usable GPU benchmark the action is disabled and says why.
+        std::string reason;
+        if (!lab::BenchJob::available(&reason)) {
+            QVERIFY(!w.timings()->measure_button()->isEnabled());
+            QCOMPARE(w.timings()->measure_button()->toolTip().toStdString(), reason);
+            QVERIFY(!reason.empty() && reason.find('\n') == std::string::npos);
+        }
+        // A file that is not bench results: its one-line error instead of a plot.
+        const lab::Timings bad = lab::load_timings(std::string(RLAB_SOURCE_DIR) + "/README.md");
+        QVERIFY(!bad.loaded);
+        w.timings()->set_timings(bad);
+        QVERIFY(w.timings()->empty_message()->text().contains("bench JSON"));
     }
 
     void exports_are_valid() {
@@ -136,6 +253,33 @@ private slots:
         QCOMPARE(c.page, 1);
         QTest::keyClick(&w, Qt::Key_F5);
         QVERIFY(!w.presenter());
+    }
+
+    void dump_scene_and_bench_frames() {
+        const QString dir = RLAB_TEST_TMP;
+        QProcess p;
+        p.start(RLAB_QT_EXE, {"--n", "64", "--block", "32", "--step", "2", "--dump-scene", dir + "/scene.json", "--quit"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QFile f(dir + "/scene.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        QVERIFY(doc.isObject());
+        QVERIFY(doc.object().contains("boxes"));
+        QVERIFY(!doc.object()["boxes"].toArray().isEmpty());
+        p.start(RLAB_QT_EXE, {"--n", "64", "--block", "32", "--bench-frames", "5"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY(out.contains("reduction-lab-qt bench: 5 frames"));
+        QVERIFY(out.contains("frame ms: p50"));
+        // --bench-file with a file that is not there: exit 2, one line.
+        p.start(RLAB_QT_EXE, {"--bench-file", dir + "/missing.json", "--quit"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("--bench-file"));
     }
 
     void command_line() {
