@@ -55,7 +55,7 @@ struct BenchOptions {
     std::vector<std::string> caches = {"warm"};  // warm and/or cold
     bool worked_example = true;               // 67,108,864 bf16 values summed in f32 (fast, cub)
     bool extra_types = false;                 // also fast vs cub for f64 sum and f32 max/min
-    int reps = 50;                            // timed repetitions per cell (fewer when one takes long)
+    int reps = 100;                           // timed repetitions per cell (fewer when one takes long)
     double max_seconds_per_cell = 2.0;        // cap on timed repetitions' total time per cell
     // Called between cells: what is being measured and the fraction done (0..1).
     std::function<void(const std::string& what, double fraction)> progress;

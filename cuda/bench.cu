@@ -125,8 +125,9 @@ struct ChapterVariant : Variant {
         s.grid_stage = stage;
         s.op = op;
         s.type = t;
-        // Cooperative grids must be resident at once: try fewer blocks per SM until one fits.
-        for (int per_sm : {4, 2, 1}) {
+        // Full occupancy (8 x 256 threads per SM) keeps enough loads in flight; cooperative grids must
+        // also be resident at once, so they try fewer blocks per SM until one fits.
+        for (int per_sm : {8, 4, 2, 1}) {
             s.grid = uint32_t(std::min<uint64_t>((n + 255) / 256, uint64_t(sms) * per_sm));
             s.items = uint32_t((n + uint64_t(s.grid) * 256 - 1) / (uint64_t(s.grid) * 256));
             try {
@@ -230,22 +231,37 @@ struct Timer {
         RL_CUDA(cudaEventElapsedTime(&ms, start, stop));
         return ms;
     }
-    // Median, min, max in microseconds over reps chosen so a cell takes about max_seconds at most.
-    BenchResult measure(Variant& v, bool cold, int max_reps, double max_seconds) {
-        float first = 0;
-        for (int w = 0; w < 2; ++w) first = once(v, cold, w);  // warm-up
-        const int reps = std::clamp(int(max_seconds / std::max(1e-6, double(first) / 1000.0)), 3, std::max(3, max_reps));
-        std::vector<float> ms;
-        for (int r = 0; r < reps; ++r) ms.push_back(once(v, cold, r + 2));
+    // Median, min, max in microseconds of a set of repetition times.
+    static BenchResult summarise(std::vector<float> ms) {
         std::sort(ms.begin(), ms.end());
+        const size_t k = ms.size();
         BenchResult b;
-        b.reps = reps;
-        b.median_us = 1000.0 * (reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]));
+        b.reps = int(k);
+        b.median_us = 1000.0 * (k % 2 ? ms[k / 2] : 0.5 * (ms[k / 2 - 1] + ms[k / 2]));
         b.min_us = 1000.0 * ms.front();
         b.max_us = 1000.0 * ms.back();
         return b;
     }
+    // One variant alone: warm-up, then reps chosen so that it takes about max_seconds at most.
+    BenchResult measure(Variant& v, bool cold, int max_reps, double max_seconds) {
+        float first = 0;
+        for (int w = 0; w < 2; ++w) first = once(v, cold, w);
+        const int reps = std::clamp(int(max_seconds / std::max(1e-6, double(first) / 1000.0)), 3, std::max(3, max_reps));
+        std::vector<float> ms;
+        for (int r = 0; r < reps; ++r) ms.push_back(once(v, cold, r + 2));
+        return summarise(std::move(ms));
+    }
 };
+
+// Keeps the GPU busy for about `seconds` so that its clocks have left their idle level before
+// the first timed launch (the SM clock idles far below its boost clock).
+void warm_clocks(Variant& v, cudaStream_t s, double seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
+        for (int i = 0; i < 20; ++i) v.enqueue(s);
+        RL_CUDA(cudaStreamSynchronize(s));
+    }
+}
 
 std::string utc_now() {
     const std::time_t t = std::time(nullptr);
@@ -334,7 +350,7 @@ BenchReport run_bench(const BenchOptions& o) {
     report.method =
         "inputs k/256 with k in +-[1,64], results checked equal to the exact sum before timing; warm-up 2, then "
         "CUDA events around each repetition on one stream (median, min, max); cold: a buffer of twice the L2 size "
-        "rewritten before each repetition; chapter kernels: 256 threads, grid-stride, SMs x 4 blocks, output and "
+        "rewritten before each repetition; chapter kernels: 256 threads, grid-stride, SMs x 8 blocks (fewer for cooperative when they cannot all be resident), output and "
         "ticket reset inside the timed region; gbps = bytes read / median";
 
     // The cells, in the order they run.
@@ -379,60 +395,98 @@ BenchReport run_bench(const BenchOptions& o) {
     RL_CUDA(cudaDeviceSynchronize());
 
     Timer timer(report.l2_bytes);
+    bool first_group = true;
     if (max_f32) report.copy_gbps = copy_bandwidth_gbps(f32.ptr, max_f32 * 4, timer.stream);
 
-    for (size_t ci = 0; ci < cells.size(); ++ci) {
-        const Cell& c = cells[ci];
+    // Variants of one size are timed round-robin, one repetition each in turn, so that a drift in
+    // clocks or in the machine's load during the group affects them alike.
+    size_t done = 0;
+    for (size_t gi = 0; gi < cells.size();) {
+        size_t ge = gi;
+        while (ge < cells.size() && cells[ge].type == cells[gi].type && cells[ge].op == cells[gi].op &&
+               cells[ge].n == cells[gi].n && cells[ge].cache == cells[gi].cache)
+            ++ge;
         if (o.cancel && o.cancel->load()) break;
-        const std::string label = c.variant + " " + dtype_name(c.type) + " " + std::string(to_string(c.op)) +
-                                  " n=" + std::to_string(c.n) + " " + c.cache;
-        if (o.progress) o.progress(label, double(ci) / double(cells.size()));
-        const void* in = c.type == DType::F64 ? f64.ptr : c.type == DType::BF16 ? bf16.ptr : f32.ptr;
-
-        std::unique_ptr<Variant> v;
-        if (c.variant == "fast") v = std::make_unique<FastVariant>(c.type, c.op, FastMode::Atomic, c.n, in);
-        else if (c.variant == "fast-deterministic") v = std::make_unique<FastVariant>(c.type, c.op, FastMode::Deterministic, c.n, in);
-        else if (c.variant == "cub") v = std::make_unique<CubVariant>(c.type, c.op, c.n, in);
-        else {
-            const GridStage stage = c.variant == "atomic-element" ? GridStage::AtomicElement
-                                    : c.variant == "atomic-block" ? GridStage::AtomicBlock
-                                    : c.variant == "two-pass"     ? GridStage::TwoPass
-                                    : c.variant == "last-block"   ? GridStage::LastBlock
-                                    : c.variant == "cooperative"  ? GridStage::Cooperative
-                                                                  : GridStage::TwoPass;  // instrumented: two-pass, recording
-            v = std::make_unique<ChapterVariant>(stage, c.type, c.op, c.n, in, report.sm_count, c.variant == "instrumented");
+        struct Member {
+            const Cell* cell = nullptr;
+            std::string label;
+            std::unique_ptr<Variant> v;
+            double want = 0;
+            int reps = 0;
+            std::vector<float> ms;
+        };
+        std::vector<Member> group;
+        for (size_t ci = gi; ci < ge; ++ci) {
+            const Cell& c = cells[ci];
+            Member m;
+            m.cell = &c;
+            m.label = c.variant + " " + dtype_name(c.type) + " " + std::string(to_string(c.op)) + " n=" +
+                      std::to_string(c.n) + " " + c.cache;
+            if (o.progress) o.progress(m.label, double(done++) / double(cells.size()));
+            const void* in = c.type == DType::F64 ? f64.ptr : c.type == DType::BF16 ? bf16.ptr : f32.ptr;
+            if (c.variant == "fast") m.v = std::make_unique<FastVariant>(c.type, c.op, FastMode::Atomic, c.n, in);
+            else if (c.variant == "fast-deterministic") m.v = std::make_unique<FastVariant>(c.type, c.op, FastMode::Deterministic, c.n, in);
+            else if (c.variant == "cub") m.v = std::make_unique<CubVariant>(c.type, c.op, c.n, in);
+            else {
+                const GridStage stage = c.variant == "atomic-element" ? GridStage::AtomicElement
+                                        : c.variant == "atomic-block" ? GridStage::AtomicBlock
+                                        : c.variant == "last-block"   ? GridStage::LastBlock
+                                        : c.variant == "cooperative"  ? GridStage::Cooperative
+                                                                      : GridStage::TwoPass;  // two-pass; instrumented records it
+                m.v = std::make_unique<ChapterVariant>(stage, c.type, c.op, c.n, in, report.sm_count,
+                                                       c.variant == "instrumented");
+            }
+            // The check: the result must be the exact answer (the inputs make it representable).
+            m.want = c.op == Op::Max   ? exact.max_k.at(c.n) / 256.0
+                     : c.op == Op::Min ? exact.min_k.at(c.n) / 256.0
+                                       : double(exact.sum_k.at(c.n)) / 256.0;
+            if (auto* fv = dynamic_cast<FastVariant*>(m.v.get())) poison(fv->out.ptr, timer.stream);
+            if (auto* cv = dynamic_cast<CubVariant*>(m.v.get())) poison(cv->out.ptr, timer.stream);
+            m.v->enqueue(timer.stream);
+            if (const double got = m.v->result(timer.stream); !(got == m.want)) {
+                char line[256];
+                snprintf(line, sizeof line, "%s: result %.9g, expected exactly %.9g", m.label.c_str(), got, m.want);
+                report.failures.push_back(line);
+                continue;
+            }
+            if (first_group) {
+                warm_clocks(*m.v, timer.stream, 0.3);
+                first_group = false;
+            }
+            // Warm-up, and the repetitions this variant gets within the time cap.
+            float first = 0;
+            for (int w = 0; w < 2; ++w) first = timer.once(*m.v, c.cache == "cold", w);
+            m.reps = std::clamp(int(o.max_seconds_per_cell / std::max(1e-6, double(first) / 1000.0)), 3, std::max(3, o.reps));
+            group.push_back(std::move(m));
         }
-
-        // The check: the result must be the exact answer (inputs are chosen so that it is representable).
-        const double want = c.op == Op::Max   ? exact.max_k.at(c.n) / 256.0
-                            : c.op == Op::Min ? exact.min_k.at(c.n) / 256.0
-                                              : double(exact.sum_k.at(c.n)) / 256.0;
-        if (auto* fv = dynamic_cast<FastVariant*>(v.get())) poison(fv->out.ptr, timer.stream);
-        if (auto* cv = dynamic_cast<CubVariant*>(v.get())) poison(cv->out.ptr, timer.stream);
-        v->enqueue(timer.stream);
-        const double got = v->result(timer.stream);
-        if (!(got == want)) {
-            char line[256];
-            snprintf(line, sizeof line, "%s: result %.9g, expected exactly %.9g", label.c_str(), got, want);
-            report.failures.push_back(line);
-            continue;
+        for (int r = 0;; ++r) {
+            bool any = false;
+            for (Member& m : group)
+                if (r < m.reps) {
+                    nvtxRangePushA(m.label.c_str());
+                    m.ms.push_back(timer.once(*m.v, m.cell->cache == "cold", r + 2));
+                    nvtxRangePop();
+                    any = true;
+                }
+            if (!any) break;
         }
-
-        nvtxRangePushA(label.c_str());
-        BenchResult b = timer.measure(*v, c.cache == "cold", o.reps, o.max_seconds_per_cell);
-        nvtxRangePop();
-        b.variant = c.variant;
-        b.dtype = dtype_name(c.type);
-        b.op = std::string(to_string(c.op));
-        b.n = c.n;
-        b.cache = c.cache;
-        b.gbps = double(c.n) * double(elem_bytes(c.type)) / (b.median_us * 1e-6) / 1e9;
-        b.abs_error = std::fabs(got - want);
-        b.tolerance = 0;
-        // Timed launches must still compute the same answer (a race would show here).
-        if (const double after = v->result(timer.stream); !(after == want))
-            report.failures.push_back(label + ": a timed repetition returned a different result");
-        report.results.push_back(std::move(b));
+        for (Member& m : group) {
+            const Cell& c = *m.cell;
+            BenchResult b = Timer::summarise(std::move(m.ms));
+            b.variant = c.variant;
+            b.dtype = dtype_name(c.type);
+            b.op = std::string(to_string(c.op));
+            b.n = c.n;
+            b.cache = c.cache;
+            b.gbps = double(c.n) * double(elem_bytes(c.type)) / (b.median_us * 1e-6) / 1e9;
+            b.tolerance = 0;
+            // Timed launches must still compute the same answer (a race would show here).
+            const double after = m.v->result(timer.stream);
+            b.abs_error = std::fabs(after - m.want);
+            if (!(after == m.want)) report.failures.push_back(m.label + ": a timed repetition returned a different result");
+            report.results.push_back(std::move(b));
+        }
+        gi = ge;
     }
     if (o.progress) o.progress("done", 1.0);
     return report;

@@ -13,7 +13,7 @@ struct BenchArgs {
     std::string sizes = "10:28:2";  // first:last:step powers of two, or a comma list of powers
     std::string variants;           // comma list; empty: all
     std::string cache = "warm";     // warm | cold | both
-    int reps = 50;
+    int reps = 100;
     bool no_worked_example = false;
     bool extra_types = false;
     bool tune = false;
