@@ -34,6 +34,11 @@ inline Schedule random_schedule(std::mt19937_64& rng, uint64_t max_n = 20000) {
                 v = s.type == DType::I32 ? double(int(rng() % 5) - 2) : 0.9 + 0.2 * double(rng() % 1000) / 1000.0;
         }
         if (s.grid_stage == GridStage::AtomicElement && s.n > 3000) s.n = 1 + rng() % 3000;
+        // Float sums also vary the thread stage's accumulation (plain, f64, Kahan, pairwise).
+        if (s.op == Op::Sum && s.type != DType::I32 && s.grid_stage != GridStage::AtomicElement) {
+            s.accum = Accum(rng() % 4);
+            if (s.accum == Accum::F64 && s.type == DType::F64) s.accum = Accum::Kahan;
+        }
         if (validate(s).empty()) return s;
     }
 }

@@ -15,7 +15,8 @@ using namespace rl;
 
 namespace {
 
-using i128 = __int128;
+__extension__ typedef __int128 i128;  // GCC/Clang 128-bit integers (exact reference)
+__extension__ typedef unsigned __int128 u128;
 constexpr int kScale = 40;  // every test value is a multiple of 2^-40, so value * 2^40 is an integer
 
 i128 to_fixed(double x) {
@@ -33,12 +34,12 @@ i128 to_fixed(double x) {
 double round_fixed(i128 v, int mant) {
     if (v == 0) return 0.0;
     const bool neg = v < 0;
-    unsigned __int128 m = neg ? (unsigned __int128)(-v) : (unsigned __int128)v;
+    u128 m = neg ? (u128)(-v) : (u128)v;
     int bits = 128 - (m >> 64 ? std::countl_zero(uint64_t(m >> 64)) : 64 + std::countl_zero(uint64_t(m)));
     int shift = bits - mant;
     if (shift > 0) {
-        unsigned __int128 half = (unsigned __int128)1 << (shift - 1);
-        unsigned __int128 rem = m & ((((unsigned __int128)1) << shift) - 1);
+        u128 half = (u128)1 << (shift - 1);
+        u128 rem = m & ((((u128)1) << shift) - 1);
         m >>= shift;
         if (rem > half || (rem == half && (m & 1))) ++m;
     } else {

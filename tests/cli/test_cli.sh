@@ -73,5 +73,29 @@ contains err "finishing stage" "finisher refusal says why"
 expect 0 "help" -- "$RLAB" trace --help
 contains out "--grid-stage" "help lists schedule flags"
 
+expect 0 "numerics table" -- "$RLAB" numerics --backend cpu --n 3000 --block 128 --items 4 --input cancellation --grid-stage atomic-block --runs 8
+contains out "serial Kahan" "numerics: Kahan row"
+contains out "exact sum" "numerics: the exact reference"
+contains out "distinct bit pattern" "numerics: atomic orders counted"
+contains out "gamma_" "numerics: bounds stated"
+contains err "emulator's seeded legal orders" "numerics: says where the orders came from"
+one_line_error "numerics note"
+expect 0 "numerics json" -- "$RLAB" numerics --backend cpu --n 500 --block 64 --accum kahan --type bf16 --format json
+python3 -c "import json; d=json.load(open('$tmp/out')); r=d['rows']; assert all(x['within_bound'] for x in r) and any(x['chosen'] for x in r)" \
+    || { echo "FAIL: numerics json is not JSON with rows inside their bounds"; fails=$((fails + 1)); }
+expect 0 "accum in a trace" -- "$RLAB" trace --backend cpu --n 64 --block 8 --items 8 --accum pairwise --format json -o "$tmp/p.json"
+expect 0 "accum trace reads back" -- "$RLAB" import "$tmp/p.json"
+expect 2 "numerics refuses max" -- "$RLAB" numerics --op max
+one_line_error "numerics refuses max"
+contains err "use --op sum" "numerics refusal says what is allowed"
+expect 2 "accum with an integer type" -- "$RLAB" trace --accum kahan --type i32
+one_line_error "accum with i32"
+expect 2 "unknown accum" -- "$RLAB" numerics --accum quad
+contains err "plain|f64|kahan|pairwise" "accum error lists what is allowed"
+expect 2 "numerics zero runs" -- "$RLAB" numerics --runs 0
+expect 2 "numerics bad format" -- "$RLAB" numerics --format xml
+expect 0 "numerics help" -- "$RLAB" numerics --help
+contains out "--runs" "numerics help lists --runs"
+
 if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
 echo "all rlab command-line checks passed"
