@@ -140,3 +140,18 @@ TEST_CASE("e2e: rlab render --trace draws a saved GPU trace in either view") {
     CHECK(run(std::string(RLAB_CLI_EXE) + " render --trace " + bad + " --png " + png) == 2);
     CHECK(run(std::string(RLAB_CLI_EXE) + " render --backend cpu --view time --png " + png) == 2);
 }
+
+TEST_CASE("e2e: the timings panel plots a given bench file, a missing one exits 2") {
+    const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-timings.png";
+    const std::string fixture = std::string(RLAB_SOURCE_DIR) + "/tests/data/bench-fixture.json";
+    std::remove(png.c_str());
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --size 1280x720 --enlarge-timings --bench-file " + fixture +
+                " --quit --screenshot " + png) == 0);
+    int w = 0, h = 0;
+    std::vector<uint8_t> px;
+    REQUIRE(rl::render::read_png(png, w, h, px));
+    // atomic-element's vermillion line and triangles (nothing undefined on the eight-thread canvas, which is covered).
+    CHECK(count_colour(px, 0xd55e00) > 300);
+    CHECK(count_colour(px, 0xe69f00) > 300);  // atomic-block, orange
+    CHECK(run(std::string(RLAB_LAB_EXE) + " --bench-file /nonexistent/bench.json --quit") == 2);
+}
