@@ -1,0 +1,107 @@
+// tests/gpu/test_gpu_numerics.cpp — run-to-run reproducibility on the GPU: deterministic schedules give the same
+// bits every run and the emulator's bits; the atomic-block stage on an input built for it gives several.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <random>
+#include <set>
+#include "core/analysis.h"
+#include "core/emulator.h"
+#include "core/numerics.h"
+#include "cuda/host_api.h"
+
+using namespace rl;
+
+namespace {
+
+bool same_events(const Trace& gpu, const Trace& emu) {
+    std::vector<Event> a = canonical_events(gpu), b = canonical_events(emu);
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+        a[i].flags &= uint8_t(~kHazard);
+        b[i].flags &= uint8_t(~kHazard);
+        if (std::memcmp(&a[i], &b[i], sizeof(Event)) != 0) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("deterministic schedules: every accumulation choice gives identical bits over GPU runs, equal to the emulator's") {
+    constexpr int kRuns = 10;
+    int schedules = 0;
+    for (DType type : {DType::F32, DType::BF16, DType::F16, DType::F64})
+        for (Accum a : all_accums())
+            for (GridStage g : {GridStage::TwoPass, GridStage::LastBlock, GridStage::Cooperative}) {
+                Schedule s;
+                s.n = 40000 + 17;
+                s.block = 256;
+                s.items = 8;
+                s.type = type;
+                s.accum = a;
+                s.grid_stage = g;
+                s.input.kind = type == DType::F64 ? InputKind::Cancellation : InputKind::LogUniform;
+                if (!validate(s).empty()) continue;
+                INFO(describe(s));
+                InputData in = make_input(s);
+                Trace emu = emulate(s, in);
+                std::set<uint64_t> bits;
+                for (int r = 0; r < kRuns; ++r) {
+                    Trace gpu = cuda::capture_trace(s, in);
+                    bits.insert(gpu.result_value);
+                    if (r == 0) {
+                        EmulatorOptions opt;
+                        opt.tickets = cuda::tickets_of(gpu);  // last-block: which block finished last
+                        CHECK(same_events(gpu, emulate(s, in, opt)));
+                    }
+                }
+                CHECK(bits.size() == 1);
+                CHECK(*bits.begin() == emu.result_value);
+                // The uninstrumented kernels run the same code: timing them must not fail.
+                CHECK(cuda::time_uninstrumented_us(s, in, 3) > 0.0);
+                ++schedules;
+            }
+    MESSAGE(schedules << " deterministic schedules, " << kRuns << " GPU runs each, one bit pattern each");
+}
+
+TEST_CASE("atomic-block on an input built for it: the GPU's block completion order gives more than one bit pattern") {
+    // 512 blocks whose partials are about +1e8 or -1e8 plus a few hundred in small values: in f32 (ulp 8
+    // at 1e8) where the small parts land depends on which big partials the running sum met first.
+    Schedule s;
+    s.block = 256;
+    s.items = 4;
+    const uint64_t per_block = uint64_t(s.block) * s.items;
+    const uint32_t G = 512;
+    s.n = per_block * G;
+    s.input.kind = InputKind::Values;
+    s.input.values.assign(s.n, 0.0);
+    std::mt19937_64 rng(5);
+    for (uint32_t b = 0; b < G; ++b)
+        for (uint64_t i = 0; i < per_block; ++i)
+            s.input.values[b * per_block + i] =
+                i == 0 ? (b % 2 ? -1e8 : 1e8) : double(float(double(rng() % 1000) / 1000.0));
+    s.grid_stage = GridStage::AtomicBlock;
+    REQUIRE(validate(s).empty());
+    InputData in = make_input(s);
+    constexpr int kRuns = 200;
+    std::set<uint64_t> bits;
+    NumericsOptions o;
+    o.atomic_orders = 1;
+    NumericsReport rep = compare_numerics(s, in, o);
+    const NumericsRow* chosen = nullptr;
+    for (const NumericsRow& r : rep.rows)
+        if (r.chosen) chosen = &r;
+    REQUIRE(chosen);
+    std::vector<uint64_t> all;
+    for (int r = 0; r < kRuns; ++r) {
+        uint64_t v = cuda::capture_trace(s, in).result_value;
+        bits.insert(v);
+        all.push_back(v);
+    }
+    NumericsRow row = *chosen;
+    set_runs(row, rep, all, "GPU");
+    MESSAGE(bits.size() << " distinct bit patterns over " << kRuns << " GPU runs of atomic-block; worst error "
+                        << row.worst_abs_error << " against bound " << row.bound);
+    CHECK(bits.size() > 1);
+    CHECK(row.within_bound);  // every order the hardware chose is still inside the tree bound
+}
