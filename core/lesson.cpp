@@ -2,6 +2,7 @@
 // Sections: errors and names · loading (schedule, steps, expectations) · finding files · quantities ·
 // placeholders · places in the trace · expectations · playing.
 #include "core/lesson.h"
+#include "core/lesson_bench.h"
 
 #include <toml++/toml.h>
 
@@ -400,7 +401,12 @@ const std::vector<std::string>& quantity_names() {
         "shuffles", "shared_stores", "shared_loads", "warp_syncs", "block_partials", "partial_loads", "tickets",
         "grid_syncs", "identity_fills", "undefined_events", "step", "where", "offset", "offsets", "row", "lane0",
         "combines_here", "event_value", "inputs"};
-    return names;
+    static const std::vector<std::string> all = [] {
+        std::vector<std::string> v = names;
+        v.insert(v.end(), bench_quantity_names().begin(), bench_quantity_names().end());
+        return v;
+    }();
+    return all;
 }
 
 namespace {
@@ -776,11 +782,11 @@ bool PlayedStep::ok() const {
     return std::all_of(results.begin(), results.end(), [](const ExpectationResult& r) { return r.ok; });
 }
 
-PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev) {
+PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev, const ScheduleRunner& run) {
     PlayedStep p;
     const LessonStep& st = lesson.steps.at(k);
     try {
-        p.trace = emulate(st.schedule);
+        p.trace = run ? run(st.schedule) : emulate(st.schedule);
     } catch (const std::exception& ex) {
         p.problems.push_back(std::string("the schedule does not run: ") + ex.what());
         return p;
@@ -788,6 +794,8 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev) {
     p.analysis = analyze(p.trace);
     if (std::string err = resolve_place(p.trace, st.at, p.cursor_step, p.event); !err.empty()) p.problems.push_back(err);
     p.values = compute_quantities(p.trace, p.analysis, p.cursor_step, p.event);
+    if (const BenchReport* bench = recorded_bench_near(lesson.file))
+        for (auto& [name, value] : bench_quantities(*bench)) p.values[name] = value;
     p.where = p.values["where"].text;
     p.narrative = fill_placeholders(st.text, p.values, prev, &p.problems);
     if (st.check) {
@@ -799,10 +807,10 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev) {
     return p;
 }
 
-std::vector<PlayedStep> play_lesson(const Lesson& lesson) {
+std::vector<PlayedStep> play_lesson(const Lesson& lesson, const ScheduleRunner& run) {
     std::vector<PlayedStep> out;
     for (size_t k = 0; k < lesson.steps.size(); ++k)
-        out.push_back(play_step(lesson, k, k ? &out.back().values : nullptr));
+        out.push_back(play_step(lesson, k, k ? &out.back().values : nullptr, run));
     return out;
 }
 

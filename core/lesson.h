@@ -2,6 +2,7 @@
 // step to a trace, a cursor, narrative with every number filled from the trace, and checked expectations.
 // The format is documented in lessons/README.md.
 #pragma once
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -109,10 +110,16 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor_step
 std::string fill_placeholders(const std::string& text, const Quantities& q, const Quantities* prev,
                               std::vector<std::string>* problems);
 
+// Runs a step's schedule: the emulator by default; a front end or `rlab lessons --backend cuda`
+// passes one that runs it on the GPU.
+using ScheduleRunner = std::function<Trace(const Schedule&)>;
+
 // Plays step k (0-based); prev is the previous step's quantities (for prev_* names), or null.
-PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev = nullptr);
+// Measured quantities (bench_*) come from the recorded results nearest the lesson file.
+PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev = nullptr,
+                     const ScheduleRunner& run = nullptr);
 // Plays every step in order.
-std::vector<PlayedStep> play_lesson(const Lesson& lesson);
+std::vector<PlayedStep> play_lesson(const Lesson& lesson, const ScheduleRunner& run = nullptr);
 
 // The names a placeholder or an expectation may use (without the prev_ prefix).
 const std::vector<std::string>& quantity_names();

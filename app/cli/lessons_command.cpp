@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "app/backend/backend.h"
+#include "core/emulator.h"
 #include "core/lesson.h"
 
 namespace rl::cli {
@@ -13,11 +15,20 @@ CLI::App* add_lessons_command(CLI::App& app, LessonsArgs& a) {
     c->add_flag("--check", a.check, "play every step and verify every expectation (exit 1 on a failure, 2 on a malformed file)");
     c->add_option("--show", a.show, "print this lesson's steps with the narrative filled in from the trace");
     c->add_option("--lesson", a.only, "only this lesson (its file name without .toml)");
+    c->add_option("--backend", a.backend, "cpu (the emulator) or cuda (each step's schedule runs on the GPU)")->capture_default_str();
     c->add_option("--dir", a.dir, "the lessons folder (default: $RLAB_LESSONS_DIR, else lessons/ found above rlab)");
     return c;
 }
 
 int run_lessons(const LessonsArgs& a) {
+    BackendChoice choice;
+    if (!parse_backend(a.backend, choice) || choice == BackendChoice::Auto)
+        throw Error("--backend " + a.backend + ": expected cpu or cuda");
+    ScheduleRunner runner;
+    if (choice == BackendChoice::Cuda) {
+        if (!gpu_status().usable) throw Error("--backend cuda: " + gpu_status().reason);
+        runner = [](const Schedule& s) { return run_backend(s, BackendChoice::Cuda).trace; };
+    }
     const std::string dir = a.dir.empty() ? find_lessons_dir() : a.dir;
     if (dir.empty()) {
         std::cerr << "rlab: no lessons folder found above this executable; set RLAB_LESSONS_DIR or pass --dir\n";
@@ -38,7 +49,7 @@ int run_lessons(const LessonsArgs& a) {
         const Lesson& l = set.lessons.front();
         std::cout << l.title << "\n" << std::string(l.title.size(), '=') << "\n";
         if (!l.summary.empty()) std::cout << l.summary << "\n";
-        auto played = play_lesson(l);
+        auto played = play_lesson(l, runner);
         for (size_t k = 0; k < played.size(); ++k) {
             const PlayedStep& p = played[k];
             std::cout << "\n--- step " << k + 1 << " of " << played.size() << " (trace step " << p.cursor_step << ", "
@@ -64,7 +75,7 @@ int run_lessons(const LessonsArgs& a) {
     }
     size_t failures = 0, checks = 0;
     for (const Lesson& l : set.lessons) {
-        auto played = play_lesson(l);
+        auto played = play_lesson(l, runner);
         size_t lesson_failures = 0;
         for (size_t k = 0; k < played.size(); ++k) {
             const PlayedStep& p = played[k];

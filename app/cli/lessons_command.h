@@ -13,6 +13,7 @@ struct LessonsArgs {
     std::string show;     // print one lesson's steps with the narrative filled from the trace
     std::string only;     // --lesson NAME: check or list only this lesson
     std::string dir;      // --dir: the lessons folder (default: RLAB_LESSONS_DIR, or lessons/ found from rlab)
+    std::string backend = "cpu";  // cpu (the emulator) or cuda: where each step's schedule runs
 };
 
 CLI::App* add_lessons_command(CLI::App& app, LessonsArgs& args);
