@@ -35,7 +35,8 @@ std::string size_label(uint64_t n) {
 }
 
 bool known_variant(std::string_view v) {
-    return std::find(std::begin(kBenchVariants), std::end(kBenchVariants), v) != std::end(kBenchVariants);
+    return std::find(std::begin(kBenchVariants), std::end(kBenchVariants), v) != std::end(kBenchVariants) ||
+           std::find(std::begin(kHarrisVariants), std::end(kHarrisVariants), v) != std::end(kHarrisVariants);
 }
 
 template <class T> T field(const json& j, const char* name, const std::string& where) {
@@ -151,7 +152,7 @@ BenchReport bench_from_json(std::string_view text) {
         if (!known_variant(b.variant))
             throw Error("bench JSON: " + where + " has unknown variant \"" + b.variant +
                         "\" (allowed: atomic-element|atomic-block|two-pass|last-block|cooperative|fast|"
-                        "fast-deterministic|cub|instrumented)");
+                        "fast-deterministic|cub|instrumented|harris-1|harris-2|harris-3|harris-4|harris-7)");
         b.dtype = field<std::string>(e, "dtype", where);
         b.n = field<uint64_t>(e, "n", where);
         b.median_us = field<double>(e, "median_us", where);
@@ -191,9 +192,10 @@ std::string bench_to_csv(const BenchReport& r) {
 }
 
 std::string bench_table(const BenchReport& r, std::string_view dtype, std::string_view cache, std::string_view op) {
-    std::vector<std::string_view> cols;
+    std::vector<std::string_view> cols, names(std::begin(kBenchVariants), std::end(kBenchVariants));
+    names.insert(names.end(), std::begin(kHarrisVariants), std::end(kHarrisVariants));
     std::map<uint64_t, bool> sizes;
-    for (std::string_view v : kBenchVariants)
+    for (std::string_view v : names)
         for (const BenchResult& b : r.results)
             if (b.variant == v && b.dtype == dtype && b.cache == cache && b.op == op) {
                 if (std::find(cols.begin(), cols.end(), v) == cols.end()) cols.push_back(v);

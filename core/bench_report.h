@@ -16,6 +16,10 @@ inline constexpr std::string_view kBenchVariants[] = {
     "atomic-element", "atomic-block", "two-pass", "last-block", "cooperative",
     "fast", "fast-deterministic", "cub", "instrumented"};
 
+// Harris's kernels (2007) as schedules of the chapter's kernels, int32 at 2^22 (kernels 5 and 6
+// unroll source loops, which a schedule does not express).
+inline constexpr std::string_view kHarrisVariants[] = {"harris-1", "harris-2", "harris-3", "harris-4", "harris-7"};
+
 struct BenchResult {
     std::string variant;        // one of kBenchVariants
     std::string dtype = "f32";  // element type read: f32 | bf16 | f64 (accumulation: f32, f32, f64)
@@ -54,6 +58,7 @@ struct BenchOptions {
     std::vector<std::string> variants;        // empty: all of kBenchVariants
     std::vector<std::string> caches = {"warm"};  // warm and/or cold
     bool worked_example = true;               // 67,108,864 bf16 values summed in f32 (fast, cub)
+    bool harris = true;                       // Harris's kernels 1-4 and 7 on 2^22 int32
     bool extra_types = false;                 // also fast vs cub for f64 sum and f32 max/min
     int reps = 100;                           // timed repetitions per cell (fewer when one takes long)
     double max_seconds_per_cell = 2.0;        // cap on timed repetitions' total time per cell

@@ -37,7 +37,10 @@ const std::vector<std::string>& bench_quantity_names() {
         "bench_fast_us", "bench_cub_us", "bench_fast_pct_datasheet", "bench_fast_vs_cub_min",
         "bench_fast_vs_cub_wins", "bench_sizes", "bench_det_cost_us", "bench_worked_fast_us", "bench_worked_cub_us",
         "bench_worked_speedup", "bench_worked_gbps", "bench_worked_pct_datasheet", "bench_worked_bound_us",
-        "bench_worked_bound_ratio", "bench_worked_twopass_us", "bench_worked_mb"};
+        "bench_worked_bound_ratio", "bench_worked_twopass_us", "bench_worked_mb", "bench_harris_1_us",
+        "bench_harris_2_us", "bench_harris_3_us", "bench_harris_4_us", "bench_harris_7_us", "bench_harris_1_gbps",
+        "bench_harris_2_gbps", "bench_harris_3_gbps", "bench_harris_4_gbps", "bench_harris_7_gbps",
+        "bench_harris_speedup", "harris2007_1_gbps", "harris2007_7_gbps", "harris2007_speedup"};
     return names;
 }
 
@@ -107,6 +110,20 @@ Quantities bench_quantities(const BenchReport& r) {
         }
         if (const BenchResult* t = r.find("two-pass", "bf16", kWorkedN)) q["bench_worked_twopass_us"] = num(t->median_us, "%.1f");
     }
+    // Harris's kernels today (int32, 2^22, warm), and his 2007 G80 figures, as published in
+    // "Optimizing Parallel Reduction in CUDA" (restated in ../shared/anchors/h200-2026-11-29.md).
+    for (int k : {1, 2, 3, 4, 7})
+        if (const BenchResult* h = r.find("harris-" + std::to_string(k), "i32", uint64_t(1) << 22)) {
+            q["bench_harris_" + std::to_string(k) + "_us"] = num(h->median_us, "%.1f");
+            q["bench_harris_" + std::to_string(k) + "_gbps"] = num(h->gbps, "%.0f");
+        }
+    if (const BenchResult *h1 = r.find("harris-1", "i32", uint64_t(1) << 22), *h7 = r.find("harris-7", "i32", uint64_t(1) << 22);
+        h1 && h7)
+        q["bench_harris_speedup"] = num(h1->median_us / h7->median_us, "%.1f");
+    constexpr double kHarris2007Kernel1Gbps = 2.083, kHarris2007Kernel7Gbps = 62.671;
+    q["harris2007_1_gbps"] = num(kHarris2007Kernel1Gbps, "%.3f");
+    q["harris2007_7_gbps"] = num(kHarris2007Kernel7Gbps, "%.3f");
+    q["harris2007_speedup"] = num(kHarris2007Kernel7Gbps / kHarris2007Kernel1Gbps, "%.1f");
     return q;
 }
 

@@ -61,6 +61,7 @@ template <class T> __global__ void fill_input(T* out, uint64_t n) {
     for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
         const float x = float(input_k(i)) / 256.0f;
         if constexpr (std::is_same_v<T, uint16_t>) out[i] = uint16_t(__float_as_uint(x) >> 16);  // exact: 7 bits
+        else if constexpr (std::is_same_v<T, int32_t>) out[i] = input_k(i);  // Harris's kernels sum ints
         else out[i] = T(x);
     }
 }
@@ -97,7 +98,7 @@ struct Variant {
     virtual double result(cudaStream_t s) = 0;  // synchronises
 };
 
-size_t elem_bytes(DType t) { return t == DType::F64 ? 8 : t == DType::BF16 ? 2 : 4; }
+size_t elem_bytes(DType t) { return t == DType::F64 ? 8 : t == DType::BF16 ? 2 : 4; }  // f32, i32: 4
 
 // A value of the accumulator type at a device address, read back as a double.
 double read_acc(const void* dptr, DType t, cudaStream_t s) {
@@ -140,14 +141,40 @@ struct ChapterVariant : Variant {
             }
         }
     }
+    ChapterVariant(const Schedule& s, const void* in) : type(s.type) { launch = std::make_unique<ScheduleLaunch>(s, in); }
     void enqueue(cudaStream_t s) override { launch->enqueue(s); }
     double result(cudaStream_t s) override {
         RL_CUDA(cudaStreamSynchronize(s));
         const uint64_t bits = launch->result_bits();
         if (type == DType::F64) return unpack_value<double>(bits);
+        if (type == DType::I32) return unpack_value<int32_t>(bits);
         return unpack_value<float>(bits);
     }
 };
+
+// Harris's "Optimizing Parallel Reduction in CUDA" kernels as schedules of the chapter's kernels:
+// 128 threads, int32, two launches. 1 interleaved addressing with divergent branches, 2 strided
+// index (bank conflicts), 3 sequential addressing, 4 first add during load (two items per thread),
+// 7 many items per thread (a grid of SMs x 8 blocks). Kernels 5 and 6 unroll loops in the source,
+// which changes instructions, not the schedule, so they have no row here.
+Schedule harris_schedule(int kernel, uint64_t n, int sms) {
+    Schedule s;
+    s.n = n;
+    s.block = 128;
+    s.type = DType::I32;
+    s.block_stage = BlockStage::SmemTree;
+    s.grid_stage = GridStage::TwoPass;
+    s.warp = kernel == 1 ? WarpStage::SmemDivergent : kernel == 2 ? WarpStage::SmemStrided : WarpStage::SmemSequential;
+    if (kernel >= 4) {
+        s.assign = Assign::GridStride;
+        s.items = 2;
+    }
+    if (kernel == 7) {
+        s.grid = uint32_t(std::min<uint64_t>((n + 127) / 128, uint64_t(sms) * 8));
+        s.items = uint32_t((n + uint64_t(s.grid) * 128 - 1) / (uint64_t(s.grid) * 128));
+    }
+    return s;
+}
 
 struct FastVariant : Variant {
     FastReducer reducer;
@@ -376,6 +403,13 @@ BenchReport run_bench(const BenchOptions& o) {
                     cells.push_back({v, DType::F32, Op::Min, n, cache});
                 }
         }
+    uint64_t max_i32 = 0;
+    if (o.harris)
+        for (const std::string& cache : o.caches)
+            for (int k : {1, 2, 3, 4, 7}) {
+                max_i32 = uint64_t(1) << 22;  // Harris's size: 2^22 ints
+                cells.push_back({"harris-" + std::to_string(k), DType::I32, Op::Sum, max_i32, cache});
+            }
     if (o.worked_example)
         for (const std::string& cache : o.caches)
             for (const char* v : {"atomic-block", "two-pass", "fast", "fast-deterministic", "cub"})
@@ -387,7 +421,8 @@ BenchReport run_bench(const BenchOptions& o) {
     for (const Cell& c : cells) sizes.push_back(c.n);
     const Expected exact = expected_for(sizes);
     const uint64_t max_bf16 = o.worked_example ? kWorked : 0;
-    DeviceMemory f32(max_f32 * 4), bf16(max_bf16 * 2), f64(max_f64 * 8);
+    DeviceMemory f32(max_f32 * 4), bf16(max_bf16 * 2), f64(max_f64 * 8), i32(max_i32 * 4);
+    if (max_i32) fill_input<int32_t><<<1024, 256>>>(static_cast<int32_t*>(i32.ptr), max_i32);
     if (max_f32) fill_input<float><<<1024, 256>>>(static_cast<float*>(f32.ptr), max_f32);
     if (max_bf16) fill_input<uint16_t><<<1024, 256>>>(static_cast<uint16_t*>(bf16.ptr), max_bf16);
     if (max_f64) fill_input<double><<<1024, 256>>>(static_cast<double*>(f64.ptr), max_f64);
@@ -423,8 +458,10 @@ BenchReport run_bench(const BenchOptions& o) {
             m.label = c.variant + " " + dtype_name(c.type) + " " + std::string(to_string(c.op)) + " n=" +
                       std::to_string(c.n) + " " + c.cache;
             if (o.progress) o.progress(m.label, double(done++) / double(cells.size()));
-            const void* in = c.type == DType::F64 ? f64.ptr : c.type == DType::BF16 ? bf16.ptr : f32.ptr;
-            if (c.variant == "fast") m.v = std::make_unique<FastVariant>(c.type, c.op, FastMode::Atomic, c.n, in);
+            const void* in = c.type == DType::F64 ? f64.ptr : c.type == DType::BF16 ? bf16.ptr : c.type == DType::I32 ? i32.ptr : f32.ptr;
+            if (c.variant.rfind("harris-", 0) == 0)
+                m.v = std::make_unique<ChapterVariant>(harris_schedule(c.variant.back() - '0', c.n, report.sm_count), in);
+            else if (c.variant == "fast") m.v = std::make_unique<FastVariant>(c.type, c.op, FastMode::Atomic, c.n, in);
             else if (c.variant == "fast-deterministic") m.v = std::make_unique<FastVariant>(c.type, c.op, FastMode::Deterministic, c.n, in);
             else if (c.variant == "cub") m.v = std::make_unique<CubVariant>(c.type, c.op, c.n, in);
             else {
@@ -439,6 +476,7 @@ BenchReport run_bench(const BenchOptions& o) {
             // The check: the result must be the exact answer (the inputs make it representable).
             m.want = c.op == Op::Max   ? exact.max_k.at(c.n) / 256.0
                      : c.op == Op::Min ? exact.min_k.at(c.n) / 256.0
+                     : c.type == DType::I32 ? double(exact.sum_k.at(c.n))
                                        : double(exact.sum_k.at(c.n)) / 256.0;
             if (auto* fv = dynamic_cast<FastVariant*>(m.v.get())) poison(fv->out.ptr, timer.stream);
             if (auto* cv = dynamic_cast<CubVariant*>(m.v.get())) poison(cv->out.ptr, timer.stream);

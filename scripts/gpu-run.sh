@@ -39,7 +39,7 @@ if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch s
   echo "## fast path tests: exit $?" >>"$report"; tail -3 "$OUT/fast-tests.log" >>"$report"
   timeout 200 $rlab bench --tune --sizes 28 --reps 20 >"$OUT/tune.txt" 2>&1
   { echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
-  run_bench --variants fast,fast-deterministic,cub,atomic-block,two-pass --reps 30
+  run_bench --variants fast,fast-deterministic,cub,atomic-block,two-pass --reps 30 --no-harris
   cat "$report"; exit 0
 fi
 
@@ -76,9 +76,9 @@ echo "== ncu: one atomic per element against one per block (2^20 f32)"
 metrics=gpu__time_duration.sum,smsp__inst_executed_op_global_red.sum,smsp__inst_executed_op_global_atom.sum,lts__t_requests_srcunit_tex_op_red.sum,lts__t_requests_srcunit_tex_op_atom.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
 for v in atomic-element atomic-block; do
   args=(--clock-control none -k regex:reduce_kernel -c 1 --section SpeedOfLight)
-  timeout 150 ncu "${args[@]}" --metrics "$metrics" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example >"$OUT/ncu-$v.txt" 2>&1
+  timeout 150 ncu "${args[@]}" --metrics "$metrics" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example --no-harris >"$OUT/ncu-$v.txt" 2>&1
   if grep -q "==ERROR==" "$OUT/ncu-$v.txt"; then  # a metric this ncu does not know: the section alone
-    timeout 150 ncu "${args[@]}" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example >"$OUT/ncu-$v.txt" 2>&1
+    timeout 150 ncu "${args[@]}" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example --no-harris >"$OUT/ncu-$v.txt" 2>&1
   fi
 done
 { echo "## ncu (--clock-control none), atomic-element vs atomic-block at 2^20"; echo '```'

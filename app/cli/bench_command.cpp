@@ -50,7 +50,7 @@ void print_report(const BenchReport& r) {
     if (r.datasheet_gbps > 0) std::cout << "; datasheet: " << int(r.datasheet_gbps) << " GB/s";
     std::cout << "\n\n";
     for (const std::string& cache : r.caches()) {
-        for (const char* dtype : {"f32", "bf16", "f64"})
+        for (const char* dtype : {"f32", "bf16", "f64", "i32"})
             for (const char* op : {"sum", "max", "min"}) {
                 const std::string t = bench_table(r, dtype, cache, op);
                 if (!t.empty()) std::cout << t << "\n";
@@ -88,6 +88,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
     c->add_option("--cache", a.cache, "warm (same buffer again), cold (L2 flushed before each repetition) or both")->capture_default_str();
     c->add_option("--reps", a.reps, "timed repetitions per cell (fewer when one repetition is slow)")->capture_default_str();
     c->add_flag("--no-worked-example", a.no_worked_example, "skip the 67,108,864-value bf16 worked example");
+    c->add_flag("--no-harris", a.no_harris, "skip Harris's kernels (int32, 2^22)");
     c->add_flag("--extra-types", a.extra_types, "also the fast path against CUB for f64 sums and f32 max/min");
     c->add_flag("--tune", a.tune, "compare the fast path's launch shapes (how its defaults were chosen)");
     c->add_flag("--recorded", a.recorded, "show recorded results (no GPU needed)");
@@ -124,6 +125,7 @@ int run_bench(const BenchArgs& a) {
     o.reps = a.reps;
     if (!a.variants.empty()) o.variants = split(a.variants, ',');
     o.worked_example = !a.no_worked_example;
+    o.harris = !a.no_harris;
     o.extra_types = a.extra_types;
 
     std::string reason;

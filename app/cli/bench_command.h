@@ -15,6 +15,7 @@ struct BenchArgs {
     std::string cache = "warm";     // warm | cold | both
     int reps = 100;
     bool no_worked_example = false;
+    bool no_harris = false;
     bool extra_types = false;
     bool tune = false;
     bool recorded = false;          // show recorded results instead of measuring
