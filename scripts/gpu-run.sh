@@ -34,6 +34,21 @@ run_bench() {  # the measured matrix: JSON + CSV + the table with the crossover 
   echo "## rlab bench $* (exit $?)" >>"$report"; { echo '```'; cat "$OUT/bench.txt"; echo '```'; } >>"$report"
 }
 
+ncu_section() {
+echo "== ncu: one atomic per element against one per block (2^20 f32)"
+metrics=gpu__time_duration.sum,smsp__inst_executed_op_global_red.sum,smsp__inst_executed_op_global_atom.sum,lts__t_requests_srcunit_tex_op_red.sum,lts__t_requests_srcunit_tex_op_atom.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+for v in atomic-element atomic-block; do
+  args=(--clock-control none -k regex:reduce_kernel -c 1 --section SpeedOfLight)
+  timeout 150 ncu "${args[@]}" --metrics "$metrics" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example --no-harris >"$OUT/ncu-$v.txt" 2>&1
+  if grep -q "==ERROR==" "$OUT/ncu-$v.txt"; then  # a metric this ncu does not know: the section alone
+    timeout 150 ncu "${args[@]}" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example --no-harris >"$OUT/ncu-$v.txt" 2>&1
+  fi
+done
+{ echo "## ncu (--clock-control none), atomic-element vs atomic-block at 2^20"; echo '```'
+  for v in atomic-element atomic-block; do echo "### $v"; grep -E "reduce_kernel|Duration|Throughput|red|atom|ERROR" "$OUT/ncu-$v.txt" | head -20; done
+  echo '```'; } >>"$report"
+}
+
 if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch shapes, against CUB
   build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*" >"$OUT/fast-tests.log" 2>&1
   echo "## fast path tests: exit $?" >>"$report"; tail -3 "$OUT/fast-tests.log" >>"$report"
@@ -43,9 +58,18 @@ if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch s
   cat "$report"; exit 0
 fi
 
-if [ "${RLAB_GPU_ONLY:-}" = bench ]; then  # the measurements alone
+if [ "${RLAB_GPU_ONLY:-}" = bench ]; then  # the measurements alone (bench, ncu, capture cost)
   run_bench --cache both --extra-types
-  build/gpu/tests/gpu/rlab_capture_bench | tee "$OUT/capture-bench.txt"
+  ncu_section
+  build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
+  { echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
+  cat "$report"; exit 0
+fi
+
+if [ "${RLAB_GPU_ONLY:-}" = tests ]; then  # every gpu-labelled test: equality, bugs, sanitizers, numerics, lessons
+  ctest --preset gpu -L gpu --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
+  echo "## gpu tests: exit $?" >>"$report"
+  grep -E "Test +#|tests passed|MESSAGE|^ok:|^FAIL|ERROR|CHECK|SKIPPED" "$OUT/gpu-tests.log" | head -120 >>"$report"
   cat "$report"; exit 0
 fi
 
@@ -71,19 +95,7 @@ build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
 { echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
 
 run_bench --cache both --extra-types
-
-echo "== ncu: one atomic per element against one per block (2^20 f32)"
-metrics=gpu__time_duration.sum,smsp__inst_executed_op_global_red.sum,smsp__inst_executed_op_global_atom.sum,lts__t_requests_srcunit_tex_op_red.sum,lts__t_requests_srcunit_tex_op_atom.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
-for v in atomic-element atomic-block; do
-  args=(--clock-control none -k regex:reduce_kernel -c 1 --section SpeedOfLight)
-  timeout 150 ncu "${args[@]}" --metrics "$metrics" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example --no-harris >"$OUT/ncu-$v.txt" 2>&1
-  if grep -q "==ERROR==" "$OUT/ncu-$v.txt"; then  # a metric this ncu does not know: the section alone
-    timeout 150 ncu "${args[@]}" $rlab bench --sizes 20 --variants $v --reps 3 --no-worked-example --no-harris >"$OUT/ncu-$v.txt" 2>&1
-  fi
-done
-{ echo "## ncu (--clock-control none), atomic-element vs atomic-block at 2^20"; echo '```'
-  for v in atomic-element atomic-block; do echo "### $v"; grep -E "reduce_kernel|Duration|Throughput|red|atom|ERROR" "$OUT/ncu-$v.txt" | head -20; done
-  echo '```'; } >>"$report"
+ncu_section
 echo "== compute-sanitizer"
 
 correct=(
