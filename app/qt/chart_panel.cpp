@@ -8,7 +8,6 @@
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLegendMarker>
-#include <QLocale>
 #include <QValueAxis>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -25,6 +24,8 @@ const char* kScopeName[4] = {"thread", "warp", "block", "grid"};
 // Log scale as a linear axis over log10(1 + depth): a depth of 0 stays at 0, stacked scope segments keep their
 // share of the bar, and the ticks are labelled with the real depths (Qt's log axis cannot start a bar at 0).
 double log_len(double v) { return std::log10(1.0 + v); }
+// Short tick labels: a narrow dock has room for "100k", not "100,000".
+const QString kDecade[10] = {"1", "10", "100", "1k", "10k", "100k", "1M", "10M", "100M", "1G"};
 
 }  // namespace
 
@@ -84,10 +85,9 @@ void ChartPanel::refresh() {
         int decades = 0;
         while (std::pow(10.0, decades) < top) ++decades;
         for (int d = 0; d <= decades; ++d)
-            values->append(d < 4 ? QLocale(QLocale::English).toString(qlonglong(std::pow(10.0, d))) : QString("10^%1").arg(d),
-                           log_len(std::pow(10.0, d)));
+            values->append(kDecade[std::min(d, 9)], log_len(std::pow(10.0, d)));
         values->setRange(0, log_len(std::pow(10.0, decades)));
-        values->setTitleText("combines in sequence (log scale)");
+        values->setTitleText("combines in sequence (log)");
         chart->addAxis(values, Qt::AlignBottom);
         series->attachAxis(values);
     } else {
