@@ -6,6 +6,7 @@
 #include <vector>
 #include "app/backend/backend.h"
 #include "app/imgui/bench_job.h"
+#include "app/imgui/numerics_state.h"
 #include "app/imgui/timings.h"
 #include "app/render/scene.h"
 #include "app/render/time_scene.h"
@@ -54,6 +55,8 @@ struct LabState {
     std::string timings_note;     // why the last measurement gave nothing (failed or cancelled)
     bool timings_large = false;   // the timings panel takes the canvas's place
     std::shared_ptr<BenchJob> bench_job = std::make_shared<BenchJob>();  // shared: LabState stays copyable
+    NumericsState numerics;       // the comparison of `schedule` (computed while the numerics view is open)
+    bool numerics_open = false;   // the numerics table takes the canvas's place
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
 
     uint32_t pending_pick(float x, float y) const { return render::pick(last_scene, x, y); }

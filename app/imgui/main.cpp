@@ -33,7 +33,7 @@ struct Options {
     int step = -1, frames = -1, bench_frames = 0;
     float progress = 1.0f, font_scale = 1.0f;
     long select = -1;
-    bool quit = false, play = false, enlarge_timings = false;
+    bool quit = false, play = false, enlarge_timings = false, numerics = false;
 };
 
 void apply_style(lab::LabState& s, const std::string& font) {
@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
                    "bench results JSON (`rlab bench --json`) for the timings panel (default: $RLAB_BENCH_FILE, else the "
                    "newest docs/bench/*.json)");
     app.add_flag("--play", o.play, "start playing");
+    app.add_flag("--numerics", o.numerics, "open the numerics comparison in the canvas's place (N toggles it)");
     app.add_flag("--enlarge-timings", o.enlarge_timings, "show the timings panel in the canvas's place (for screenshots)");
     try {
         app.parse(argc, argv);
@@ -159,6 +160,7 @@ int main(int argc, char** argv) {
     if (o.select >= 0) s.select(uint32_t(o.select));
     s.timings = lab::load_timings(o.bench_file);
     s.timings_large = o.enlarge_timings;
+    s.numerics_open = o.numerics;
     if (!o.bench_file.empty() && !s.timings.loaded) {
         std::cerr << "reduction-lab: --bench-file: " << s.timings.error << "\n";
         return 2;
@@ -245,6 +247,7 @@ int main(int argc, char** argv) {
         if (lab::lesson_view().active) lab::lesson_panel(s, {float(ww) - R, Hh * 0.46f, R, Hh * 0.54f});
         if (!lab::lesson_view().active || s.timings_large)  // enlarged, it covers the canvas, not the lesson
             lab::timings_panel(s, {float(ww) - R, Hh * 0.46f, R, Hh * 0.54f});
+        if (s.numerics_open) lab::numerics_panel(s, s.canvas);
         lab::transport_panel(s, {L, Hh - B, s.canvas.w, B});
         s.advance(dt);
         ImGui::Render();

@@ -49,6 +49,7 @@ void handle_shortcuts(LabState& s) {
     if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) s.jump_next_hazard();
     if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) s.view_fitted = false;
     if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) s.set_time_view(!s.time_view);
+    if (ImGui::IsKeyPressed(GLFW_KEY_N, false)) s.numerics_open = !s.numerics_open;
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) s.select(kNoEvent);
 }
 

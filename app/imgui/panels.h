@@ -10,6 +10,8 @@ void config_panel(LabState& s, const Rect& r);
 void details_panel(LabState& s, const Rect& r);
 void depth_panel(LabState& s, const Rect& r);
 void timings_panel(LabState& s, const Rect& r);
+// The numerics comparison of the shown schedule (N toggles it; drawn in the canvas's place).
+void numerics_panel(LabState& s, const Rect& r);
 void transport_panel(LabState& s, const Rect& r);
 // The open lesson's step: narrative, knowledge check and the expectations checked (shown instead of timings).
 void lesson_panel(LabState& s, const Rect& r);

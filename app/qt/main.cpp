@@ -21,7 +21,7 @@ struct Options {
     rl::cli::ScheduleArgs schedule;
     std::string backend = "auto", lesson, screenshot, export_pdf, theme, dump_scene, bench_file;
     int step = -1, frames = -1, bench_frames = 0;
-    bool quit = false, presenter = false, timings_tab = false, depth_log = false;
+    bool quit = false, presenter = false, timings_tab = false, depth_log = false, numerics = false;
 };
 
 int fail(const std::string& line) {
@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
     app.add_option("--bench-file", o.bench_file,
                    "bench results JSON (`rlab bench --json`) for the timings dock (default: $RLAB_BENCH_FILE, else the "
                    "newest docs/bench/*.json)");
+    app.add_flag("--numerics", o.numerics, "show the numerics dock (the comparison of orders; N toggles it)");
     app.add_flag("--depth-log", o.depth_log, "start the depth chart on a log scale (at large n serial dwarfs the tree)");
     app.add_flag("--timings-tab", o.timings_tab, "bring the measured-timings dock to the front (for screenshots)");
     app.add_option("--export-pdf", o.export_pdf, "write the lesson (or the schedule's steps) as a PDF handout and exit");
@@ -125,6 +126,7 @@ int main(int argc, char** argv) {
     else w.show();
     if (o.timings_tab) w.show_timings();
     if (o.depth_log) w.charts()->set_log_scale(true);
+    if (o.numerics) w.show_numerics(true);
     int exit_code = 0;
     if (o.bench_frames > 0) {
         // Like the lab bench: five warm-up frames, then each frame timed from the start of the repaint to glFinish.

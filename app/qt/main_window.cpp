@@ -36,12 +36,27 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
     charts_ = new ChartPanel(c_);
     if (!c_.lab.timings.loaded && c_.lab.timings.searched.empty()) c_.lab.timings = lab::load_timings();
     timings_ = new TimingsPanel(c_);
+    numerics_ = new NumericsPanel(c_);
     central_->addTab(canvas_, "Reduction");
     central_->addTab(timings_, "Measured timings");
     lesson_dock_ = dock("Lessons", "lessonsDock", lessons_, Qt::LeftDockWidgetArea);
     form_dock_ = dock("Schedule", "scheduleDock", form_, Qt::LeftDockWidgetArea);
     narrative_dock_ = dock("Narrative", "narrativeDock", narrative_, Qt::RightDockWidgetArea);
     chart_dock_ = dock("Depth", "chartDock", charts_, Qt::RightDockWidgetArea);
+    // Hidden until asked for (N): the comparison runs the schedule a dozen times more.
+    numerics_dock_ = dock("Numerics: one input, many orders", "numericsDock", numerics_, Qt::BottomDockWidgetArea);
+    numerics_dock_->hide();
+    connect(numerics_dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible) return;
+        numerics_->refresh();
+        if (!numerics_dock_->property("sized").toBool()) {  // first time: room for the whole table, later the user's
+            numerics_dock_->setProperty("sized", true);
+            QTimer::singleShot(0, this, [this] { resizeDocks({numerics_dock_}, {int(height() * 0.45)}, Qt::Vertical); });
+        }
+    });
+    // The side docks keep the full height; the numerics dock sits under the canvas only.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     tabifyDockWidget(lesson_dock_, form_dock_);
     lesson_dock_->raise();
     resizeDocks({lesson_dock_, narrative_dock_}, {300, 420}, Qt::Horizontal);
@@ -143,6 +158,11 @@ void MainWindow::build_actions() {
     view->addAction("Fit (F)", QKeySequence(Qt::Key_F), this, [this] { canvas_->refit(); });
     view->addSeparator();
     for (QDockWidget* d : {lesson_dock_, form_dock_, narrative_dock_, chart_dock_}) view->addAction(d->toggleViewAction());
+    QAction* numerics = numerics_dock_->toggleViewAction();
+    numerics->setText("&Numerics (N)");
+    numerics->setShortcut(Qt::Key_N);
+    view->addAction(numerics);
+    addAction(numerics);
     view->addAction("&Measured timings", QKeySequence(Qt::Key_T), this, [this] {
         central_->setCurrentIndex(central_->currentIndex() == 0 ? 1 : 0);  // T: the timings tab and back
     });
@@ -152,12 +172,18 @@ void MainWindow::build_actions() {
 void MainWindow::refresh() {
     narrative_->refresh();
     charts_->refresh();
+    if (numerics_dock_->isVisible()) numerics_->refresh();  // recomputes only when the schedule changed
     const QString title = QString::fromStdString(c_.title());
     setWindowTitle("Reduction Lab classroom — " + title);
     if (!c_.pages.empty())
         step_label_->setText(QString("  %1  ").arg(QString::fromStdString(c_.current().title)));
     play_->setText(c_.lab.playing ? "⏸ Pause" : "▶ Play");
     canvas_->update();
+}
+
+void MainWindow::show_numerics(bool on) {
+    numerics_dock_->setVisible(on);
+    if (on) numerics_->refresh();
 }
 
 void MainWindow::show_timings() { central_->setCurrentWidget(timings_); }
@@ -243,6 +269,7 @@ void MainWindow::set_presenter(bool on) {
         lesson_dock_->hide();
         form_dock_->hide();
         chart_dock_->hide();
+        numerics_dock_->hide();
         central_->setCurrentWidget(canvas_);  // the class sees the reduction; the tab bar goes with the docks
         central_->tabBar()->hide();
         removeDockWidget(narrative_dock_);

@@ -46,6 +46,8 @@ public:
     NarrativePanel* narrative() const { return narrative_; }
     ChartPanel* charts() const { return charts_; }
     TimingsPanel* timings() const { return timings_; }
+    NumericsPanel* numerics() const { return numerics_; }
+    void show_numerics(bool on);       // the numerics dock (N, View menu, --numerics)
     LessonPanel* lessons() const { return lessons_; }
     ScheduleForm* form() const { return form_; }
 
@@ -65,9 +67,10 @@ private:
     NarrativePanel* narrative_;
     ChartPanel* charts_;
     TimingsPanel* timings_;
+    NumericsPanel* numerics_;
     LessonPanel* lessons_;
     ScheduleForm* form_;
-    QDockWidget *lesson_dock_, *form_dock_, *narrative_dock_, *chart_dock_;
+    QDockWidget *lesson_dock_, *form_dock_, *narrative_dock_, *chart_dock_, *numerics_dock_;
     QTabWidget* central_;  // the canvas and, as a second tab, the timings plot (it needs the room)
     QLabel* step_label_;
     QToolBar* transport_;

@@ -2,6 +2,7 @@
 #pragma once
 #include <QWidget>
 #include "app/imgui/bench_job.h"
+#include "app/imgui/numerics_state.h"
 #include "app/imgui/timings.h"
 #include "app/qt/classroom.h"
 
@@ -17,6 +18,7 @@ class QLineEdit;
 class QPushButton;
 class QProgressBar;
 class QTimer;
+class QTableWidget;
 
 namespace rl::qt {
 
@@ -86,6 +88,22 @@ private:
     QProgressBar* progress_;
     QTimer* poll_timer_;
     lab::BenchJob job_;
+};
+
+// The numerics comparison of the shown schedule (core/numerics.h via app/render/numerics_table): one row per
+// order with its result bits, error in ULPs, guaranteed bound and whether it stayed within it.
+class NumericsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit NumericsPanel(Classroom& c, QWidget* parent = nullptr);
+    void refresh();            // recomputes when the schedule changed (large n: waits for "Compare now")
+    QTableWidget* table() const { return table_; }
+    QLabel* summary() const { return summary_; }
+private:
+    Classroom& c_;
+    QLabel* summary_;
+    QPushButton* compare_;
+    QTableWidget* table_;
 };
 
 class ScheduleForm : public QWidget {

@@ -155,3 +155,14 @@ TEST_CASE("e2e: the timings panel plots a given bench file, a missing one exits 
     CHECK(count_colour(px, 0xe69f00) > 300);  // atomic-block, orange
     CHECK(run(std::string(RLAB_LAB_EXE) + " --bench-file /nonexistent/bench.json --quit") == 2);
 }
+
+TEST_CASE("e2e: the numerics view opens over the canvas with --numerics") {
+    const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-numerics.png";
+    std::remove(png.c_str());
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --size 1280x720 --numerics --quit --screenshot " + png) == 0);
+    int w = 0, h = 0;
+    std::vector<uint8_t> px;
+    REQUIRE(rl::render::read_png(png, w, h, px));
+    // The table covers the canvas: none of the eight-thread example's blue value boxes shows.
+    CHECK(count_colour(px, 0x0072b2) < 1000);
+}

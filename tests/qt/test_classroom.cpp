@@ -24,6 +24,8 @@
 #include "app/qt/exporter.h"
 #include "app/qt/main_window.h"
 #include "core/analysis.h"
+#include "core/numerics.h"
+#include <QTableWidget>
 
 using namespace rl;
 
@@ -253,6 +255,38 @@ private slots:
         QCOMPARE(c.page, 1);
         QTest::keyClick(&w, Qt::Key_F5);
         QVERIFY(!w.presenter());
+    }
+
+    void numerics_dock() {
+        qt::Classroom c;
+        QVERIFY(c.open_schedule(Schedule{}));
+        qt::MainWindow w(c);
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.numerics()->isVisible());  // hidden until asked for
+        w.show_numerics(true);
+        QVERIFY(w.numerics()->isVisible());
+        const NumericsReport r = compare_numerics(Schedule{});
+        QTableWidget* t = w.numerics()->table();
+        QCOMPARE(t->rowCount(), int(r.rows.size()));
+        QCOMPARE(t->columnCount(), 8);
+        QCOMPARE(t->horizontalHeaderItem(4)->text(), QString("error (ULPs)"));
+        int chosen = -1;
+        for (int i = 0; i < t->rowCount(); ++i)
+            if (t->item(i, 0)->text().contains("this schedule")) chosen = i;
+        QVERIFY(chosen >= 0);
+        QVERIFY(t->item(chosen, 0)->font().bold());
+        QCOMPARE(t->item(chosen, 2)->text().toStdString(), r.rows[size_t(chosen)].bits_hex);
+        QCOMPARE(t->item(chosen, 6)->text(), QString("yes"));
+        QVERIFY(w.numerics()->summary()->text().startsWith("exact sum 36"));
+        // A schedule without a comparison (max is exact in any order): one line saying why, no table.
+        Schedule mx;
+        mx.op = Op::Max;
+        QVERIFY(c.open_schedule(mx));
+        w.refresh();
+        QCOMPARE(t->rowCount(), 0);
+        QVERIFY(w.numerics()->summary()->text().startsWith("No numerics comparison for this schedule"));
     }
 
     void dump_scene_and_bench_frames() {
