@@ -284,11 +284,19 @@ std::vector<std::string> crossover_analysis(const BenchReport& r, std::string_vi
         const uint64_t small = ns.front(), big = ns.back();
         const double launch = t("two-pass", small) - t("atomic-block", small);
         std::string line = "Two-pass beats one atomic per block ";
-        if (!c) {
-            line += "at no measured size for good: its second launch costs " + fmt("%.1f", launch) + " us at " +
+        std::string wins_at;
+        for (uint64_t n : ns)
+            if (t("two-pass", n) < t("atomic-block", n)) wins_at += (wins_at.empty() ? "" : ", ") + size_label(n);
+        if (!c && wins_at.empty()) {
+            line += "at no measured size: its second launch costs " + fmt("%.1f", launch) + " us at " +
                     size_label(small) + ", and at " + size_label(big) + " both read at the same bandwidth (" +
                     fmt("%.1f", t("two-pass", big)) + " against " + fmt("%.1f", t("atomic-block", big)) +
                     " us), so the block atomics never cost more than a launch.";
+        } else if (!c) {
+            line += "at " + wins_at + " but not at the largest size (" + size_label(big) + ": " +
+                    fmt("%.1f", t("two-pass", big)) + " against " + fmt("%.1f", t("atomic-block", big)) +
+                    " us), so there is no crossover for good; its second launch costs " + fmt("%.1f", launch) +
+                    " us at " + size_label(small) + ".";
         } else {
             line += "from n = " + size_label(*c) + ": there the " + fmt("%.1f", t("atomic-block", *c)) +
                     " us of per-block atomics exceed two-pass's " + fmt("%.1f", t("two-pass", *c)) +

@@ -14,6 +14,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A GPU kernel that never finishes (a deadlocking injected bug). Its context cannot free memory or
+// shut down normally any more, so whoever catches this reports it and ends the process (std::_Exit).
+class DeviceHung : public Error {
+public:
+    using Error::Error;
+};
+
 struct EmulatorOptions {
     // Orders the hardware decides, replayed from a GPU trace; empty means the emulator's own order
     // (atomics in emission order: block by block, step by step, thread by thread; tickets by block).

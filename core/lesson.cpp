@@ -180,12 +180,17 @@ struct Loader {
         return true;
     }
 
-    void parse_expect(const toml::table& t, LessonStep& step, bool has_prev) {
+    void parse_expect(const toml::table& t, LessonStep& step, bool has_prev, bool emulator_only = false) {
         const auto& names = quantity_names();
         for (auto&& [k, v] : t) {
             const std::string key(k.str());
+            if (key == "emulator" && v.is_table() && !emulator_only) {
+                parse_expect(*v.as_table(), step, has_prev, true);
+                continue;
+            }
             Expectation e;
             e.key = key;
+            e.emulator_only = emulator_only;
             e.line = int(k.source().begin.line);
             e.column = int(k.source().begin.column);
             if (key == "hazard" || key == "no_hazard") {
@@ -803,7 +808,8 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev, con
         p.answer = fill_placeholders(st.check->answer, p.values, prev, &p.problems);
         for (auto& c : st.check->choices) p.choices.push_back(fill_placeholders(c, p.values, prev, &p.problems));
     }
-    for (const Expectation& e : st.expect) p.results.push_back(evaluate(e, p.trace, p.values, prev));
+    for (const Expectation& e : st.expect)
+        if (!(e.emulator_only && run)) p.results.push_back(evaluate(e, p.trace, p.values, prev));
     return p;
 }
 

@@ -31,6 +31,9 @@ struct Expectation {
     long hazard_block = -1, hazard_warp = -1, hazard_lane = -1;
     int line = 0, column = 0;
     std::string written;  // the expectation as the author wrote it, for messages
+    // From [step.expect.emulator]: holds for the interleaving the emulator chooses (a race made to
+    // happen); a GPU's own order may differ, so it is not checked when the step runs elsewhere.
+    bool emulator_only = false;
 };
 
 struct KnowledgeCheck {

@@ -105,9 +105,12 @@ FastReducer::~FastReducer() {
 
 uint32_t FastReducer::grid_for(uint64_t n) const {
     const Impl& m = *impl_;
-    // Enough blocks that every thread has a full round of loads in flight, at most max_grid.
-    const uint64_t per_block = uint64_t(m.config.threads) * m.config.unroll * m.elems_per_vector;
-    return uint32_t(std::clamp<uint64_t>((n + per_block - 1) / per_block, 1, m.max_grid));
+    // One block while one round of loads per thread covers the input: a single trip to memory and
+    // no grid stage. Beyond that, every SM gets blocks (one vector per thread at least), so that
+    // all of the chip's load slots work, up to max_grid.
+    const uint64_t vectors = (n + m.elems_per_vector - 1) / m.elems_per_vector;
+    if (vectors <= uint64_t(m.config.threads) * m.config.unroll) return 1;
+    return uint32_t(std::clamp<uint64_t>((vectors + m.config.threads - 1) / m.config.threads, 2, m.max_grid));
 }
 
 void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_output, void* stream) {

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -27,12 +28,17 @@ void check(cudaError_t err, const char* call) {
 }
 #define RL_CUDA(call) check((call), #call)
 
+// Set once a kernel has hung: freeing memory would then wait forever on that kernel.
+std::atomic<bool> g_device_hung{false};
+
 template <class T> struct DeviceBuffer {
     T* ptr = nullptr;
     explicit DeviceBuffer(size_t count) {
         if (count) RL_CUDA(cudaMalloc(&ptr, count * sizeof(T)));
     }
-    ~DeviceBuffer() { cudaFree(ptr); }
+    ~DeviceBuffer() {
+        if (!g_device_hung) cudaFree(ptr);
+    }
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 };
@@ -159,9 +165,11 @@ void wait_with_watchdog(cudaStream_t stream, double seconds) {
         cudaError_t st = cudaStreamQuery(stream);
         if (st == cudaSuccess) return;
         if (st != cudaErrorNotReady) check(st, "cudaStreamQuery (the kernel failed)");
-        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds)
-            throw Error("the GPU kernel did not finish within " + std::to_string(int(seconds)) +
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) {
+            g_device_hung = true;
+            throw DeviceHung("the GPU kernel did not finish within " + std::to_string(int(seconds)) +
                         " s: this schedule deadlocks on this GPU (an injected barrier or mask bug can)");
+        }
         std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
 }
@@ -197,16 +205,18 @@ DeviceRecord* pinned_records(size_t count) {
 }
 
 // ---- 4. slots to events; atomic order from replaced values ----------------------------------------
-// Each atomic returned the value it replaced: starting from the output's initial value, the next
-// atomic is one that replaced the current value. A value can recur (x + a - a), so several atomics
-// may have replaced the same value: try them in the order of their timestamps, an atomic that left
-// the value unchanged first, and back up when a choice leads to a dead end.
+// Each atomic returned the value it replaced, so it is an edge from the value it replaced to the
+// value it left; the hardware's order is a walk from the output's initial value that uses every
+// edge once: an Eulerian trail, found by Hierholzer's algorithm in linear time. A value can recur
+// (x + a - a), so several trails may fit; they leave the same values at every atomic, and edges
+// are taken in timestamp order (an atomic that left the value unchanged first) to stay close to
+// what the clocks saw. A trail that does not use every edge means the values are inconsistent.
 void order_atomics(Trace& t, const std::vector<uint64_t>& old_bits, uint64_t initial, uint64_t mask) {
     std::vector<uint32_t> atomics;
     for (uint32_t i = 0; i < t.events.size(); ++i)
         if (t.events[i].kind == EventKind::Atomic) atomics.push_back(i);
     if (atomics.empty()) return;
-    std::map<uint64_t, std::vector<uint32_t>> by_old;  // candidates in preference order
+    std::map<uint64_t, std::vector<uint32_t>> by_old;  // out-edges of each value, in preference order
     std::sort(atomics.begin(), atomics.end(), [&](uint32_t a, uint32_t b) {
         return t.times[a].globaltimer_ns < t.times[b].globaltimer_ns;
     });
@@ -214,37 +224,30 @@ void order_atomics(Trace& t, const std::vector<uint64_t>& old_bits, uint64_t ini
     for (auto& [old, list] : by_old)
         std::stable_partition(list.begin(), list.end(), [&](uint32_t i) { return (t.events[i].value & mask) == old; });
 
-    std::vector<uint8_t> used(t.events.size(), 0);
-    std::vector<std::pair<uint64_t, size_t>> stack;  // (state before this position, candidate tried)
+    std::map<uint64_t, size_t> next_edge;
+    std::vector<std::pair<uint64_t, uint32_t>> path{{initial & mask, kNoEvent}};  // (value, edge that reached it)
     std::vector<uint32_t> order;
-    uint64_t state = initial & mask;
-    size_t next_choice = 0, steps = 0;
-    while (order.size() < atomics.size()) {
-        if (++steps > 50'000'000) throw Error("the GPU's atomic order could not be reconstructed (search limit reached)");
-        auto it = by_old.find(state);
-        bool placed = false;
-        if (it != by_old.end()) {
-            for (size_t c = next_choice; c < it->second.size(); ++c) {
-                uint32_t i = it->second[c];
-                if (used[i]) continue;
-                used[i] = 1;
-                stack.push_back({state, c});
-                order.push_back(i);
-                state = t.events[i].value & mask;
-                next_choice = 0;
-                placed = true;
-                break;
-            }
+    while (!path.empty()) {
+        const uint64_t v = path.back().first;
+        auto it = by_old.find(v);
+        size_t& k = next_edge[v];
+        if (it != by_old.end() && k < it->second.size()) {
+            const uint32_t e = it->second[k++];
+            path.push_back({t.events[e].value & mask, e});
+        } else {
+            if (path.back().second != kNoEvent) order.push_back(path.back().second);
+            path.pop_back();
         }
-        if (placed) continue;
-        if (stack.empty())
-            throw Error("the GPU's atomic order could not be reconstructed: no atomic replaced the value " + std::to_string(state));
-        used[order.back()] = 0;
-        order.pop_back();
-        std::tie(state, next_choice) = stack.back();
-        stack.pop_back();
-        ++next_choice;
     }
+    std::reverse(order.begin(), order.end());
+    bool chained = order.size() == atomics.size();
+    uint64_t state = initial & mask;
+    for (uint32_t i : order) {
+        chained = chained && (old_bits[i] & mask) == state;
+        state = t.events[i].value & mask;
+    }
+    if (!chained)
+        throw Error("the GPU's atomic order could not be reconstructed: the values the atomics replaced do not form one chain");
     uint32_t prev = kNoEvent;
     uint8_t mem_fl = kIdentity;
     for (uint32_t pos = 0; pos < order.size(); ++pos) {
@@ -407,7 +410,9 @@ Trace capture_trace(const Schedule& s, const InputData& input, const CaptureOpti
     RL_CUDA(cudaStreamCreate(&stream));
     struct StreamGuard {
         cudaStream_t s;
-        ~StreamGuard() { cudaStreamDestroy(s); }
+        ~StreamGuard() {
+            if (!g_device_hung) cudaStreamDestroy(s);
+        }
     } guard{stream};
     DeviceBuffer<unsigned char> d_input(input.size() * input.element_bytes());
     DeviceBuffer<DeviceRecord> d_buf(slots);

@@ -1,5 +1,6 @@
 // app/cli/main.cpp — rlab: the headless command line. Exit codes: 0 ok, 1 hazards (check), 2 bad input.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
 #include "app/cli/bench_command.h"
@@ -76,6 +77,10 @@ int main(int argc, char** argv) {
         if (*render) return run_render(render_args);
 #endif
         return run_eight_threads();
+    } catch (const rl::DeviceHung& e) {
+        // The hung kernel holds the GPU: a normal exit would wait for it forever.
+        std::cerr << "rlab: " << e.what() << "\n" << std::flush;
+        std::_Exit(2);
     } catch (const rl::Error& e) {
         std::cerr << "rlab: " << e.what() << "\n";
         return 2;
