@@ -43,9 +43,8 @@ NumericsTable numerics_table(const NumericsReport& r) {
         c.deterministic = row.deterministic;
         std::string seen = "1 (fixed order)";
         if (!row.deterministic)
-            seen = std::to_string(row.patterns.size()) + (row.patterns.size() == 1 ? " result" : " results") + " in " +
-                   std::to_string(row.runs) + " orders";
-        c.cells = {label_of(row) + (row.chosen ? " (this schedule)" : ""),
+            seen = std::to_string(row.patterns.size()) + " in " + std::to_string(row.runs) + " orders";
+        c.cells = {label_of(row),  // core calls the chosen row "chosen schedule"; the views emphasise it
                    fmt("%.9g", row.value),
                    row.bits_hex,
                    fmt("%.3g", row.abs_error),

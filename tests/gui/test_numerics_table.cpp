@@ -22,7 +22,7 @@ TEST_CASE("numerics table: header, one row per order, the chosen row marked, cel
         CHECK(row.tooltip.find("bound: " + r.rows[i].bound_formula) != std::string::npos);
         if (row.chosen) {
             ++chosen;
-            CHECK(row.cells[0] == "chosen schedule (this schedule)");
+            CHECK(row.cells[0] == "chosen schedule");
             CHECK(row.cells[1] == "36");
         }
         if (!r.rows[i].deterministic) CHECK(row.cells[7].find(" in " + std::to_string(r.rows[i].runs) + " orders") != std::string::npos);
