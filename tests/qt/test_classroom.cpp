@@ -289,6 +289,22 @@ private slots:
         QVERIFY(w.numerics()->summary()->text().startsWith("No numerics comparison for this schedule"));
     }
 
+    void bench_job_without_a_gpu() {
+        // Where no GPU benchmark can run, a started job ends with that one-line reason and no results
+        // (the worker thread, progress and take() are exercised all the same).
+        std::string reason;
+        if (lab::BenchJob::available(&reason)) QSKIP("a GPU benchmark can run here");
+        lab::BenchJob job;
+        QVERIFY(job.start());
+        QTRY_VERIFY_WITH_TIMEOUT(job.finished(), 20000);
+        QVERIFY(!job.running());
+        std::string err;
+        QVERIFY(!job.take(&err).has_value());
+        QVERIFY(!err.empty());
+        QVERIFY(err.find('\n') == std::string::npos);
+        QVERIFY(!job.take(&err).has_value());  // taken once
+    }
+
     void dump_scene_and_bench_frames() {
         const QString dir = RLAB_TEST_TMP;
         QProcess p;
