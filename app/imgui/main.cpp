@@ -15,6 +15,7 @@
 #include "app/cli/schedule_options.h"
 #include "app/imgui/lesson_hook.h"
 #include "app/imgui/panels.h"
+#include "app/render/frame_stats.h"
 #include "app/render/glyph_atlas.h"
 #include "app/render/offscreen.h"
 #include "app/render/renderer.h"
@@ -56,12 +57,6 @@ void apply_style(lab::LabState& s, const std::string& font) {
     st.WindowBorderSize = 1.0f;
     st.ScaleAllSizes(s.font_scale);
     ImGui::GetStyle() = st;
-}
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5))];
 }
 
 }  // namespace
@@ -293,12 +288,11 @@ int main(int argc, char** argv) {
     if (bench_total) {
         int ww = 0, wh = 0;
         glfwGetFramebufferSize(window, &ww, &wh);
-        double mean = 0;
-        for (double v : frame_ms) mean += v / double(frame_ms.size());
+        const render::FrameStats st = render::frame_stats(frame_ms);
         std::printf("reduction-lab bench: %zu frames, window %dx%d, canvas %.0fx%.0f, zoom %s, %zu events\n", frame_ms.size(),
                     ww, wh, s.canvas.w, s.canvas.h, s.zoom.c_str(), s.trace.events.size());
-        std::printf("  frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f\n", percentile(frame_ms, 0.5),
-                    percentile(frame_ms, 0.9), percentile(frame_ms, 0.99), percentile(frame_ms, 1.0), mean);
+        std::printf("  frame ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  mean %.2f\n", st.p50, st.p90, st.p99, st.max,
+                    st.mean);
         std::printf("  first frame shown %.0f ms after start (run + layout %.0f ms); last scene: %zu boxes, %zu arrows, "
                     "%zu labels, %llu events folded\n",
                     first_frame_ms, s.run_ms, s.last_scene.boxes.size(), s.last_scene.arrows.size(), s.last_scene.texts.size(),
