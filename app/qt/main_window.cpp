@@ -350,6 +350,9 @@ void MainWindow::restore_settings() {
     QSettings st;
     restoreGeometry(st.value("window/geometry").toByteArray());
     restoreState(st.value("window/state").toByteArray());
+    // A layout saved by an older version puts the bottom dock under the side docks; keep them full height.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     c_.lab.dark = st.value("theme", "dark").toString() != "light";
     c_.lab.font_scale = std::clamp(st.value("font_scale", 1.0).toFloat(), 0.75f, 3.0f);
     apply_style();
