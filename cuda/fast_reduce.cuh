@@ -146,17 +146,10 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) V::each(v[u], fold);
     }
-    // The rest (fewer than kUnroll vectors per thread): still all loads first, then the adds, so a
-    // small input costs one trip to memory rather than one per vector.
-    {
-        typename V::Raw v[kUnroll];
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u)
-            if (i + u * stride < vectors) v[u] = __ldg(vin + i + u * stride);
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u)
-            if (i + u * stride < vectors) V::each(v[u], fold);
-    }
+    // The rest (fewer than kUnroll vectors per thread). Holding these loads in flight together too
+    // was measured on the H200: the extra registers cut occupancy and cost more at large n than the
+    // one round trip it saves at small n (docs/bench/).
+    for (; i < vectors; i += stride) V::each(__ldg(vin + i), fold);
     if (first < head) fold(0, A(V::widen(in[first])));
     if (first < n - tail) fold(kElems - 1, A(V::widen(in[tail + first])));
 

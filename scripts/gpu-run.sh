@@ -66,6 +66,14 @@ if [ "${RLAB_GPU_ONLY:-}" = bench ]; then  # the measurements alone (bench, ncu,
   cat "$report"; exit 0
 fi
 
+if [ "${RLAB_GPU_ONLY:-}" = final ]; then  # bench, ncu, capture cost, then every gpu-labelled test
+  run_bench --cache both --extra-types
+  ncu_section
+  build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
+  { echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
+  RLAB_GPU_ONLY=tests
+fi
+
 if [ "${RLAB_GPU_ONLY:-}" = tests ]; then  # every gpu-labelled test: equality, bugs, sanitizers, numerics, lessons
   ctest --preset gpu -L gpu --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
   echo "## gpu tests: exit $?" >>"$report"

@@ -199,7 +199,7 @@ TEST_CASE("accumulation choices behave as theory says: sorted values and large c
     CHECK(accum_row(Accum::Pairwise).flops == s.n - 1);
 }
 
-TEST_CASE("pairwise accumulation: the thread-scope span is ceil(log2 items); the others keep items-1") {
+TEST_CASE("pairwise accumulation: the thread-scope span is ceil(log2 items), the others keep items-1") {
     for (uint32_t k : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 16u, 17u, 31u, 33u, 100u, 1000u}) {
         for (Accum a : all_accums()) {
             Schedule s;
@@ -220,7 +220,7 @@ TEST_CASE("pairwise accumulation: the thread-scope span is ceil(log2 items); the
     }
 }
 
-TEST_CASE("deterministic schedules give identical bits on every run; each accumulation its own") {
+TEST_CASE("deterministic schedules give identical bits on every run, each accumulation its own") {
     for (Accum a : all_accums())
         for (GridStage g : {GridStage::TwoPass, GridStage::LastBlock, GridStage::Cooperative}) {
             Schedule s;

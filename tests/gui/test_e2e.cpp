@@ -86,7 +86,7 @@ TEST_CASE("e2e: rlab render writes the canvas as a PNG without a window") {
     CHECK(run(std::string(RLAB_CLI_EXE) + " render --size 12 --png " + png) == 2);
 }
 
-TEST_CASE("e2e: --trace opens a saved GPU trace in the time view; bad files and emulator traces exit 2") {
+TEST_CASE("e2e: --trace opens a saved GPU trace in the time view, bad files and emulator traces exit 2") {
     const std::string gpu = std::string(RLAB_SOURCE_DIR) + "/docs/gpu/traces/gpu-trace-smem-512.json";
     const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-time.png";
     const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-time.json";

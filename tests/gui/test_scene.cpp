@@ -140,7 +140,7 @@ TEST_CASE("scene: an undefined value is marked by pattern and text, not by colou
     CHECK(render::next_hazard_step(l, 0) == 1);
 }
 
-TEST_CASE("scene: identity-filled tail lanes are hollow and dashed; an uninitialised tail is undefined") {
+TEST_CASE("scene: identity-filled tail lanes are hollow and dashed, an uninitialised tail is undefined") {
     const Trace ok = run({{"n", "6"}, {"block", "8"}});
     const Layout l = build_layout(ok);
     const Scene s = build_scene(ok, l, Cursor{0, 1.0f}, fit_view(l, 1000, 640));

@@ -64,7 +64,7 @@ TEST_CASE("time scene: every event of a block has a mark at its clock, ordered p
     }
 }
 
-TEST_CASE("time scene: after a barrier, every event is right of every arrival; early warps get a wait bar") {
+TEST_CASE("time scene: after a barrier, every event is right of every arrival, early warps get a wait bar") {
     const Trace t = load("gpu-trace-smem-512.json");
     const TimeLayout l = build_time_layout(t);
     const View v = fit_time_view(l, 1400, 900);
@@ -122,7 +122,7 @@ TEST_CASE("time scene: the cursor's step is highlighted, later steps dimmed") {
     CHECK(std::count_if(s.boxes.begin(), s.boxes.end(), [](const SceneBox& b) { return b.role == BoxRole::RowHighlight; }) == 16);
 }
 
-TEST_CASE("time scene: the eight-thread GPU trace has one warp row; emulator traces are refused with one line") {
+TEST_CASE("time scene: the eight-thread GPU trace has one warp row, emulator traces are refused with one line") {
     const Trace g = load("gpu-trace-eight.json");
     CHECK(time_view_unavailable(g).empty());
     const TimeLayout l = build_time_layout(g);
