@@ -150,8 +150,18 @@ void timings_panel(LabState& s, const Rect& r) {
     if (ImGui::SmallButton(s.timings_large ? "Back to the canvas" : "Enlarge")) s.timings_large = !s.timings_large;
     ImGui::SameLine();
     measure_row(s);
-    if (!s.timings_note.empty()) ImGui::TextWrapped("%s", s.timings_note.c_str());
     const Timings& t = s.timings;
+    // The cache choice sits on the button row: after the wrapped heading it could fall off the panel.
+    const std::vector<std::string> caches = t.loaded ? t.report.caches() : std::vector<std::string>{};
+    if (caches.size() > 1) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("cache:");
+        for (const std::string& c : caches) {
+            ImGui::SameLine();
+            if (ImGui::RadioButton(c.c_str(), s.timings.cache == c)) s.timings.cache = c;
+        }
+    }
+    if (!s.timings_note.empty()) ImGui::TextWrapped("%s", s.timings_note.c_str());
     if (!t.loaded) {
         ImGui::Separator();
         const std::vector<std::string> lines = timings_empty_lines(t);
@@ -164,13 +174,6 @@ void timings_panel(LabState& s, const Rect& r) {
         return;
     }
     ImGui::TextWrapped("%s", timings_heading(t).c_str());
-    const std::vector<std::string> caches = t.report.caches();
-    if (caches.size() > 1) {
-        for (const std::string& c : caches) {
-            ImGui::SameLine();
-            if (ImGui::RadioButton(c.c_str(), s.timings.cache == c)) s.timings.cache = c;
-        }
-    }
     const render::TimingsPlot p = render::build_timings_plot(t.report, s.timings.cache, s.dark);
     if (p.empty()) {
         ImGui::TextWrapped("This file has no f32 sum results for the %s cache.", s.timings.cache.c_str());
@@ -184,7 +187,7 @@ void timings_panel(LabState& s, const Rect& r) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const size_t cols = std::clamp(size_t(avail.x / (fs * 10.0f)), size_t(1), size_t(5));
     const float legend_h = float((p.series.size() + cols - 1) / cols) * ImGui::GetTextLineHeightWithSpacing();
-    const float plot_h = std::max(fs * 8.0f, (avail.y - legend_h) * (s.timings_large ? 0.78f : 0.62f));
+    const float plot_h = std::max(fs * 8.0f, (avail.y - legend_h) * (s.timings_large ? 0.72f : 0.62f));
     plot(p, ImVec2(avail.x, plot_h), s.dark);
     legend(p, fs);
     ImGui::BeginChild("crossovers", ImVec2(0, 0), false);

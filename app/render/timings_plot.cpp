@@ -90,7 +90,8 @@ TimingsPlot build_timings_plot(const BenchReport& r, std::string_view cache, boo
     p.x1 = std::max(std::ceil(xmax), p.x0 + 1);
     p.y0 = std::floor(ymin);
     p.y1 = std::max(std::ceil(ymax), p.y0 + 1);
-    const int xstep = p.x1 - p.x0 > 24 ? 4 : 2;
+    // At most about six size labels: a dock-wide chart elides more (2^10..2^28 gets 2^12, 2^16, ..., 2^28).
+    const int xstep = p.x1 - p.x0 > 24 ? 8 : p.x1 - p.x0 > 12 ? 4 : 2;
     for (int k = int(std::ceil(p.x0 / xstep)) * xstep; k <= int(p.x1); k += xstep)
         p.x_ticks.push_back({double(k), "2^" + std::to_string(k)});
     for (int d = int(p.y0); d <= int(p.y1); ++d) p.y_ticks.push_back({double(d), time_label(d)});
