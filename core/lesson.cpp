@@ -525,15 +525,22 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uin
     num("undefined_events", double(undefined_events));
     // The longest chain of atomics, each waiting for the one before it (dep[0]) at the same address.
     {
+        // A GPU trace lists atomics in slot order, not in the order they happened, so dep[0] may
+        // point forward: follow the links with a memo instead of relying on index order.
         std::vector<uint32_t> chain(t.events.size(), 0);
+        auto is_atomic = [&](uint32_t i) { return i != kNoEvent && i < t.events.size() && t.events[i].kind == EventKind::Atomic; };
         uint32_t longest = 0;
-        for (size_t i = 0; i < t.events.size(); ++i) {
-            const Event& e = t.events[i];
-            if (e.kind != EventKind::Atomic) continue;
-            uint32_t before = e.dep[0] != kNoEvent && e.dep[0] < i && t.events[e.dep[0]].kind == EventKind::Atomic
-                                  ? chain[e.dep[0]]
-                                  : 0;
-            chain[i] = before + 1;
+        std::vector<uint32_t> path;
+        for (uint32_t i = 0; i < t.events.size(); ++i) {
+            if (!is_atomic(i) || chain[i]) continue;
+            path.clear();
+            uint32_t j = i;
+            while (is_atomic(j) && !chain[j] && path.size() <= t.events.size()) {
+                path.push_back(j);
+                j = t.events[j].dep[0];
+            }
+            uint32_t length = is_atomic(j) ? chain[j] : 0;
+            for (auto it = path.rbegin(); it != path.rend(); ++it) chain[*it] = ++length;
             longest = std::max(longest, chain[i]);
         }
         num("atomic_chain", longest);
