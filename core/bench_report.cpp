@@ -1,5 +1,6 @@
 // core/bench_report.cpp — bench results to and from JSON/CSV, the table, the crossover analysis.
 #include "core/bench_report.h"
+#include "core/text_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,11 +19,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
+std::string fmt(const char* f, double v) { return format_number(f, v); }
 
 // "2^20" for powers of two, the plain number otherwise.
 std::string size_label(uint64_t n) {

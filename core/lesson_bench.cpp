@@ -1,6 +1,7 @@
 // core/lesson_bench.cpp — bench_* lesson quantities: crossovers, the fast path against CUB, the
 // worked example against the streaming-read bound, each computed from a recorded bench file.
 #include "core/lesson_bench.h"
+#include "core/text_format.h"
 
 #include <cmath>
 #include <cstdio>
@@ -12,11 +13,7 @@
 namespace rl {
 namespace {
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
+std::string fmt(const char* f, double v) { return format_number(f, v); }
 std::string power_label(uint64_t n) {
     int k = 0;
     while (k < 63 && (uint64_t(1) << k) < n) ++k;

@@ -1,5 +1,6 @@
 // app/cli/numerics_command.cpp — rlab numerics: the comparison table of core/numerics.h as text or JSON.
 #include "app/cli/numerics_command.h"
+#include "core/text_format.h"
 
 #include <cstdio>
 #include <iostream>
@@ -12,11 +13,7 @@
 namespace rl::cli {
 namespace {
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
+std::string fmt(const char* f, double v) { return format_number(f, v); }
 
 void print_text(std::ostream& out, const NumericsReport& r) {
     const Schedule& s = r.schedule;

@@ -1,16 +1,13 @@
 // app/render/numerics_table.cpp — formats the numerics report's rows (labels like rlab numerics, short numbers).
 #include "app/render/numerics_table.h"
+#include "core/text_format.h"
 
 #include <cstdio>
 
 namespace rl::render {
 namespace {
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
+std::string fmt(const char* f, double v) { return format_number(f, v); }
 
 std::string label_of(const NumericsRow& row) {
     switch (row.group) {

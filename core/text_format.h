@@ -1,0 +1,15 @@
+// core/text_format.h — one number formatted printf-style, for tables and sentences built from data.
+#pragma once
+#include <cstdio>
+#include <string>
+
+namespace rl {
+
+// format_number("%.2f", 3.14159) == "3.14". `format` must take exactly one double.
+inline std::string format_number(const char* format, double v) {
+    char buf[64];
+    snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+}  // namespace rl
