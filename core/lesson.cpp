@@ -806,8 +806,8 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev, con
     p.analysis = analyze(p.trace);
     if (std::string err = resolve_place(p.trace, st.at, p.cursor_step, p.event); !err.empty()) p.problems.push_back(err);
     p.values = compute_quantities(p.trace, p.analysis, p.cursor_step, p.event);
-    if (const BenchReport* bench = recorded_bench_near(lesson.file))
-        for (auto& [name, value] : bench_quantities(*bench)) p.values[name] = value;
+    if (const Quantities* bench = recorded_bench_quantities(lesson.file))
+        for (const auto& [name, value] : *bench) p.values[name] = value;
     p.where = p.values["where"].text;
     p.narrative = fill_placeholders(st.text, p.values, prev, &p.problems);
     if (st.check) {

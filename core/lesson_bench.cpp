@@ -124,23 +124,23 @@ Quantities bench_quantities(const BenchReport& r) {
     return q;
 }
 
-const BenchReport* recorded_bench_near(const std::string& lesson_file) {
+const Quantities* recorded_bench_quantities(const std::string& lesson_file) {
     static std::mutex mu;
-    static std::map<std::string, std::unique_ptr<BenchReport>> cache;
+    static std::map<std::string, std::unique_ptr<Quantities>> cache;
     namespace fs = std::filesystem;
     const std::string dir = lesson_file.empty() ? std::string(".") : fs::path(lesson_file).parent_path().string();
     std::lock_guard<std::mutex> lock(mu);
     auto it = cache.find(dir);
     if (it == cache.end()) {
-        std::unique_ptr<BenchReport> r;
+        std::unique_ptr<Quantities> q;
         if (const std::string path = find_recorded_bench(dir.empty() ? "." : dir); !path.empty()) {
             try {
-                r = std::make_unique<BenchReport>(load_bench_file(path));
+                q = std::make_unique<Quantities>(bench_quantities(load_bench_file(path)));
             } catch (const std::exception&) {
-                r.reset();  // a broken file: the steps that need it report the missing quantities
+                q.reset();  // a broken file: the steps that need it report the missing quantities
             }
         }
-        it = cache.emplace(dir, std::move(r)).first;
+        it = cache.emplace(dir, std::move(q)).first;
     }
     return it->second.get();
 }

@@ -14,8 +14,8 @@ const std::vector<std::string>& bench_quantity_names();
 // Every bench_* quantity the report has data for (f32 sums and the bf16 worked example, warm cache).
 Quantities bench_quantities(const BenchReport& r);
 
-// The recorded results nearest a lesson file (docs/bench/*.json above it, or $RLAB_BENCH_FILE),
-// loaded once per path; null when there are none or they do not load.
-const BenchReport* recorded_bench_near(const std::string& lesson_file);
+// The bench_* quantities of the recorded results nearest a lesson file (docs/bench/*.json above it,
+// or $RLAB_BENCH_FILE), loaded and computed once per folder; null when there are none or they do not load.
+const Quantities* recorded_bench_quantities(const std::string& lesson_file);
 
 }  // namespace rl

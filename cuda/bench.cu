@@ -133,6 +133,7 @@ struct ChapterVariant : Variant {
             s.items = uint32_t((n + uint64_t(s.grid) * 256 - 1) / (uint64_t(s.grid) * 256));
             try {
                 launch = std::make_unique<ScheduleLaunch>(s, in, record);
+                if (stage != GridStage::Cooperative) return;
                 launch->enqueue(nullptr);  // a cooperative launch that cannot fit is refused here
                 launch->result_bits();
                 return;
