@@ -307,7 +307,7 @@ private:
         if (!readers) return;
         std::vector<std::string> why;
         if (absent)
-            why.push_back(lane_word(absent) + lanes_text(absent) + ", never launched (the block has " +
+            why.push_back(lane_word(absent) + lanes_text(absent) + ", which were never launched (the block has " +
                           std::to_string(threads_of(first)) + " threads)");
         if (skipping) why.push_back(lane_word(skipping) + lanes_text(skipping) + ", which exist but did not execute this call");
         if (unnamed) why.push_back(lane_word(unnamed) + lanes_text(unnamed) + ", which the mask does not name");
