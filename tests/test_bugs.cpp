@@ -11,18 +11,12 @@
 #include "core/analysis.h"
 #include "core/checker.h"
 #include "core/emulator.h"
+#include "stripped_trace.h"
 
 using namespace rl;
+using rl::testing::stripped;
 
 namespace {
-
-// The trace as an outside tool would hand it over: no bug names, no hazards, no hazard flags.
-Trace stripped(Trace t) {
-    t.hazards.clear();
-    t.schedule.bugs = 0;
-    for (Event& e : t.events) e.flags &= uint8_t(~kHazard);
-    return t;
-}
 
 struct Expected {
     HazardKind kind;

@@ -6,18 +6,13 @@
 
 #include "core/checker.h"
 #include "core/emulator.h"
+#include "stripped_trace.h"
 #include "random_schedule.h"
 
 using namespace rl;
+using rl::testing::stripped;
 
 namespace {
-
-Trace stripped(Trace t) {
-    t.hazards.clear();
-    t.schedule.bugs = 0;
-    for (Event& e : t.events) e.flags &= uint8_t(~kHazard);
-    return t;
-}
 
 size_t count(const Trace& t, EventKind k) {
     size_t c = 0;
