@@ -544,9 +544,13 @@ std::vector<Hazard> group(const Trace& t, std::vector<Finding> found, std::vecto
     }
     for (size_t k = 0; k < out.size(); ++k)
         if (merged[k] > 0) out[k].what += " (and " + std::to_string(merged[k]) + " more lane(s) of this warp at this step)";
-    std::stable_sort(out.begin(), out.end(), [](const Hazard& a, const Hazard& b) {
-        return a.event < b.event || (a.event == b.event && a.kind < b.kind);
-    });
+    // Listed in program order (instance, step, warp, kind), not by event index: a GPU trace lists each
+    // thread's events in its own slots, so index order would differ between two traces of one run.
+    auto place = [&](const Hazard& h) {
+        const Event& e = t.events[h.event];
+        return std::tuple(instance_key(e), e.step, h.warp, uint8_t(h.kind), h.lanes, h.event);
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const Hazard& a, const Hazard& b) { return place(a) < place(b); });
     return out;
 }
 

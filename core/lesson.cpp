@@ -254,6 +254,10 @@ struct Loader {
             } else if (key == "expect") {
                 if (auto* et = v.as_table()) parse_expect(*et, step, index > 0);
                 else error(v.source(), "'expect' expects a table such as { span = \"tree_depth\" }");
+            } else if (key == "emulator_only") {
+                if (!v.is_string() || v.value<std::string>()->empty())
+                    error(v.source(), "'emulator_only' expects a text saying why the step cannot run on a GPU");
+                else step.emulator_only = *v.value<std::string>();
             } else if (key == "check") {
                 auto* ct = v.as_table();
                 if (!ct) {
@@ -282,7 +286,7 @@ struct Loader {
                     error(v.source(), "check: the answer must be one of the choices");
                 step.check = kc;
             } else {
-                error(k.source(), "unknown step field '" + key + "'; expected at, text, schedule, expect, check");
+                error(k.source(), "unknown step field '" + key + "'; expected at, text, schedule, expect, check, emulator_only");
             }
         }
         if (!has_text) error(t.source(), "step " + std::to_string(index + 1) + " has no text");
@@ -797,7 +801,11 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev, con
     PlayedStep p;
     const LessonStep& st = lesson.steps.at(k);
     try {
-        p.trace = run ? run(st.schedule) : emulate(st.schedule);
+        const bool on_gpu = run && st.emulator_only.empty();
+        if (run && !on_gpu) p.played_on_emulator = st.emulator_only;
+        p.trace = on_gpu ? run(st.schedule) : emulate(st.schedule);
+    } catch (const DeviceHung&) {
+        throw;  // the hung kernel holds the GPU: no later step can run, so the caller must end the process
     } catch (const std::exception& ex) {
         p.problems.push_back(std::string("the schedule does not run: ") + ex.what());
         return p;
@@ -815,7 +823,7 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev, con
         for (auto& c : st.check->choices) p.choices.push_back(fill_placeholders(c, p.values, prev, &p.problems));
     }
     for (const Expectation& e : st.expect)
-        if (!(e.emulator_only && run)) p.results.push_back(evaluate(e, p.trace, p.values, prev));
+        if (!(e.emulator_only && run && st.emulator_only.empty())) p.results.push_back(evaluate(e, p.trace, p.values, prev));
     return p;
 }
 

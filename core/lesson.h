@@ -49,6 +49,9 @@ struct LessonStep {
     std::string text;                  // Markdown with {placeholders}
     std::vector<Expectation> expect;
     std::optional<KnowledgeCheck> check;
+    // Why this step plays on the emulator even when a GPU runs the lesson (a kernel recorded to deadlock
+    // on the GPU: a hung kernel holds the device, so no later step could run). Empty: the runner decides.
+    std::string emulator_only;
     int line = 0;                      // where the step starts in the file
 };
 
@@ -102,6 +105,7 @@ struct PlayedStep {
     std::vector<std::string> choices;
     std::vector<ExpectationResult> results;
     std::vector<std::string> problems;  // a place not found, an unknown placeholder, a schedule that cannot run
+    std::string played_on_emulator;   // why a step of a GPU run played on the emulator (its emulator_only)
     Quantities values;
     bool ok() const;                  // no problems and every expectation holds
 };

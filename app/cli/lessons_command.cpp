@@ -79,6 +79,9 @@ int run_lessons(const LessonsArgs& a) {
         size_t lesson_failures = 0;
         for (size_t k = 0; k < played.size(); ++k) {
             const PlayedStep& p = played[k];
+            if (!p.played_on_emulator.empty())
+                std::cout << l.file << ":" << l.steps[k].line << ": step " << k + 1
+                          << ": played on the emulator: " << p.played_on_emulator << "\n";
             for (auto& pr : p.problems) {
                 std::cout << l.file << ":" << l.steps[k].line << ": step " << k + 1 << ": " << pr << "\n";
                 ++lesson_failures;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "core/emulator.h"
 #include "core/lesson.h"
 
 namespace fs = std::filesystem;
@@ -200,6 +201,41 @@ hazard = "shared-memory-race"
     for (auto& r : p[0].results)
         if (r.message.find("span is 3") == 0) saw_span = r.message.find("serial_depth (7)") != std::string::npos;
     CHECK(saw_span);
+}
+
+TEST_CASE("an emulator_only step never reaches the GPU runner, and a hung GPU ends the lesson instead of the next step") {
+    std::vector<LessonError> errs;
+    auto l = parse_lesson(R"(title = "gpu"
+[schedule]
+n = 8
+block = 8
+[[step]]
+text = "on the runner"
+[[step]]
+emulator_only = "it deadlocks the GPU"
+text = "on the emulator"
+[step.expect]
+span = "tree_depth"
+)", "g", "g.toml", errs);
+    REQUIRE(l);
+    CHECK(l->steps[1].emulator_only == "it deadlocks the GPU");
+    int calls = 0;
+    auto played = play_lesson(*l, [&](const Schedule& s) { ++calls; return emulate(s); });
+    CHECK(calls == 1);
+    CHECK(played[0].played_on_emulator.empty());
+    CHECK(played[1].played_on_emulator == "it deadlocks the GPU");
+    CHECK(played[1].ok());
+    // A runner whose kernel hangs: the error must reach the caller (it ends the process), not be
+    // recorded as a step problem after which the next step would wait on the hung device forever.
+    calls = 0;
+    auto hung = [&](const Schedule&) -> Trace { ++calls; throw DeviceHung("the GPU kernel did not finish"); };
+    CHECK_THROWS_AS(play_lesson(*l, hung), DeviceHung);
+    CHECK(calls == 1);
+
+    errs.clear();
+    CHECK_FALSE(parse_lesson("title = \"e\"\n[schedule]\nn = 8\nblock = 8\n[[step]]\ntext = \"x\"\nemulator_only = 3\n", "e", "e.toml", errs));
+    REQUIRE_FALSE(errs.empty());
+    CHECK(errs[0].what.find("emulator_only") != std::string::npos);
 }
 
 TEST_CASE("RLAB_LESSONS_DIR names the lessons folder") {
