@@ -10,6 +10,7 @@
 #include <cooperative_groups.h>
 #include <cstdint>
 
+#include "core/gpu_record.h"
 #include "core/ops.h"
 #include "core/schedule.h"
 #include "core/trace.h"
@@ -17,20 +18,10 @@
 namespace rl::cuda {
 
 // ---- 1. plan and records --------------------------------------------------------------------
-constexpr uint8_t kEmptySlot = 0xff;
+// One slot of the device trace buffer: the core event plus what the GPU measured (core/gpu_record.h).
+using DeviceRecord = GpuRecord;
 
-// One slot of the device trace buffer: the core event plus what the GPU measured.
-struct DeviceRecord {
-    Event event;
-    uint64_t globaltimer_ns;
-    uint64_t clock;
-    uint64_t atomic_old;  // for atomics: the value the atomic replaced (fixes its place in the order)
-    uint32_t sm;
-    uint32_t pad;
-};
-static_assert(sizeof(DeviceRecord) == 64);
-
-// Everything a kernel needs, computed on the host from the schedule (cuda/trace_plan.h).
+// Everything a kernel needs, computed on the host from the schedule (make_plan in cuda/trace_capture.cu).
 struct Plan {
     uint64_t n, T, K;          // elements, threads, items per thread (chunk)
     uint32_t B, G, W, P, Kp;   // block, grid, warps per block, finisher threads, finisher items
@@ -422,6 +413,9 @@ __device__ void finish(const Plan& p, Tracked<typename OpT::Value>* smem, Tracke
             uint64_t idx = p.assign == Assign::Contiguous ? uint64_t(tid) * p.Kp + k : tid + uint64_t(k) * p.P;
             if (idx >= p.G) continue;
             T part = load_tracked(partials + idx);
+            // No store seen (partials start as 0xff: no event): a stale read, possible only when the
+            // partial's store is not fenced before the ticket (missing-threadfence).
+            if (part.ev == kNoEvent) part.fl = uint8_t(kUndefined | kStale);
             T ld{part.v, rec.emit(EventKind::PartialLoad, p.finish_step + k, k, uint32_t(idx), part.ev, kNoEvent,
                                   pack_value(part.v), part.fl), part.fl};
             r = has ? c.combine(p.finish_step + k, r, ld) : ld;
