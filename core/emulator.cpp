@@ -20,7 +20,6 @@ namespace rl {
 namespace {
 
 constexpr uint64_t kPoisonBits = 0xdeadbeefdeadbeefull;  // what an undefined value holds here
-constexpr uint8_t kTaint = kUndefined | kStale | kOrderViolated;
 
 // Reserves the event buffer and asks for transparent huge pages on it: first-touch page faults
 // otherwise cost a third of the emulator's time on these virtual machines.
@@ -175,9 +174,7 @@ private:
     // A combine whose value the caller computed (the thread stage's f64 and Kahan accumulation,
     // where hidden state, not the two operands alone, decides the new value).
     Val combine_to(uint32_t thread, const Val& a, const Val& b, const V& r) {
-        uint8_t fl = uint8_t((a.fl | b.fl) & kTaint);
-        if ((a.fl & kIdentity) && (b.fl & kIdentity)) fl |= kIdentity;
-        if ((a.fl | b.fl) & kIdentity) fl |= kIdentityCombine;
+        uint8_t fl = combined_flags(a.fl, b.fl);
         if constexpr (std::is_same_v<OpT, WitnessOp>)
             if (OpT::violated(r)) fl |= kOrderViolated;
         return {r, emit(EventKind::Combine, thread, 0, 0, a.ev, b.ev, r, fl), fl};
@@ -656,9 +653,7 @@ private:
             V operand = unpack_value<V>(e.value);
             uint8_t ofl = e.flags;
             V r = OpT::combine(mem.v, operand);
-            uint8_t fl = uint8_t((mem.fl | ofl) & kTaint);
-            if ((mem.fl & kIdentity) && (ofl & kIdentity)) fl |= kIdentity;
-            if ((mem.fl | ofl) & kIdentity) fl |= kIdentityCombine;
+            uint8_t fl = combined_flags(mem.fl, ofl);
             if constexpr (std::is_same_v<OpT, WitnessOp>)
                 if (OpT::violated(r)) fl |= kOrderViolated;
             e.value = pack_value(r);

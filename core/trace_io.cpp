@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "core/emulator.h"
+#include "core/error.h"
 
 namespace rl {
 namespace {
