@@ -9,7 +9,8 @@
 #include <string>
 
 #include "core/analysis.h"
-#include "core/emulator.h"
+#include "core/emulator.h"  // fill_reference, identity_bits
+#include "core/error.h"
 #include "core/ops.h"
 
 namespace rl {
@@ -168,9 +169,7 @@ void order_atomics(Trace& t, const std::vector<uint64_t>& old_bits, uint64_t ini
     for (uint32_t pos = 0; pos < order.size(); ++pos) {
         Event& e = t.events[order[pos]];
         const uint8_t ofl = e.flags;
-        uint8_t fl = uint8_t((mem_fl | ofl) & (kUndefined | kStale | kOrderViolated));
-        if ((mem_fl & kIdentity) && (ofl & kIdentity)) fl |= kIdentity;
-        if ((mem_fl | ofl) & kIdentity) fl |= kIdentityCombine;
+        uint8_t fl = combined_flags(mem_fl, ofl);
         if (s.op == Op::Witness && WitnessOp::violated(unpack_value<WitnessValue>(e.value))) fl |= kOrderViolated;
         e.flags = uint8_t((ofl & kFinisher) | fl);
         e.dep[0] = prev;

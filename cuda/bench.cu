@@ -23,7 +23,6 @@
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
 
-#include "core/emulator.h"  // rl::Error
 #include "cuda/cuda_check.h"
 #include "core/schedule.h"
 #include "cuda/bench_api.h"

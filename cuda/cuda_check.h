@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/emulator.h"  // rl::Error
+#include "core/error.h"
 
 namespace rl::cuda {
 

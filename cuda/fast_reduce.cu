@@ -5,7 +5,6 @@
 #include <cstring>
 #include <string>
 
-#include "core/emulator.h"  // rl::Error
 #include "cuda/cuda_check.h"
 #include "cuda/fast_reduce.cuh"
 #include "cuda/fast_reduce.h"

@@ -11,11 +11,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <map>
 #include <thread>
-#include <tuple>
 
 #include "core/analysis.h"
+#include "core/checker.h"
 #include "core/emulator.h"
 #include "core/gpu_trace.h"
 #include "cuda/cuda_check.h"
@@ -215,41 +214,6 @@ GpuLaunchShape shape_of(const Plan& p) {
     return shape;
 }
 
-// Hazards are judged by the CUDA rules, which the emulator applies: replay it in the GPU's order
-// and attach its hazards to the GPU events at the same block, thread, step and kind.
-void attach_rule_hazards(Trace& gpu, const InputData& input) {
-    // Without an injected bug the rules object only to order (a non-commutative operator) and to
-    // per-element atomics; anything else is clean, and the replay can be skipped.
-    const Schedule& s = gpu.schedule;
-    if (s.bugs == 0 && s.op != Op::Witness && s.effective_grid_stage() != GridStage::AtomicElement) return;
-    EmulatorOptions opt;
-    opt.atomic_positions = rl::atomic_positions_of(gpu);
-    opt.tickets = rl::tickets_of(gpu);
-    Trace emu = emulate(gpu.schedule, input, opt);
-    if (emu.hazards.empty()) return;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>, uint32_t> where;
-    for (uint32_t i = 0; i < gpu.events.size(); ++i) {
-        const Event& e = gpu.events[i];
-        where.emplace(std::make_tuple(e.block, uint32_t(e.thread), uint32_t(e.step), uint8_t(e.kind)), i);
-    }
-    for (Hazard h : emu.hazards) {
-        const Event& e = emu.events[h.event];
-        auto it = where.find(std::make_tuple(e.block, uint32_t(e.thread), uint32_t(e.step), uint8_t(e.kind)));
-        if (it == where.end()) {
-            // under barrier bugs the emulator delays warps by extra steps; keep the hazard on the nearest event
-            for (uint32_t i = 0; i < gpu.events.size(); ++i)
-                if (gpu.events[i].block == e.block && gpu.events[i].thread == e.thread && gpu.events[i].kind == e.kind) {
-                    it = where.emplace(std::make_tuple(e.block, uint32_t(e.thread), uint32_t(e.step), uint8_t(e.kind)), i).first;
-                    break;
-                }
-            if (it == where.end()) continue;
-        }
-        h.event = it->second;
-        gpu.events[h.event].flags |= kHazard;
-        gpu.hazards.push_back(std::move(h));
-    }
-}
-
 }  // namespace
 
 // ---- 5. public entry points -------------------------------------------------------------------------
@@ -352,7 +316,7 @@ Trace capture_trace(const Schedule& s, const InputData& input, const CaptureOpti
     Trace t = trace_from_gpu_records(s, shape_of(p), host, count, input);
     static const DeviceInfo info = probe_device();
     t.device = info.name + " (driver " + info.driver + ", CUDA runtime " + info.runtime + ")";
-    attach_rule_hazards(t, input);
+    attach_checked_hazards(t);  // by the rules, from the GPU's events alone (core/checker.h)
     if (t.result_event != kNoEvent) t.result_flags = t.events[t.result_event].flags;
     auto t3 = std::chrono::steady_clock::now();
     if (timing) {

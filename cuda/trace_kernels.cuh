@@ -44,6 +44,10 @@ struct Plan {
         return warp == WarpStage::ShflDown || warp == WarpStage::ShflDownAsc || warp == WarpStage::ShflXor;
     }
     __host__ __device__ bool unbounded() const { return has(Bug::FullMaskPartialWarp) || has(Bug::UnboundedSource); }
+    // Whether first-pass thread g loads at least one element (its first item is inside the input).
+    __host__ __device__ bool thread_has_input(uint64_t g) const {
+        return assign == Assign::Contiguous ? g * K < n : g < n;
+    }
 };
 
 __host__ __device__ inline uint32_t bit_floor32(uint32_t x) {
@@ -163,9 +167,7 @@ template <class OpT, bool kRecord> struct Ctx {
 
     // A combine whose value the caller computed (f64 and Kahan accumulation keep hidden state).
     __device__ T combine_to(uint32_t step, const T& a, const T& b, const V& r) {
-        uint8_t fl = uint8_t((a.fl | b.fl) & (kUndefined | kStale | kOrderViolated));
-        if ((a.fl & kIdentity) && (b.fl & kIdentity)) fl |= kIdentity;
-        if ((a.fl | b.fl) & kIdentity) fl |= kIdentityCombine;
+        uint8_t fl = combined_flags(a.fl, b.fl);
         if constexpr (std::is_same_v<OpT, WitnessOp>)
             if (OpT::violated(r)) fl |= kOrderViolated;
         return {r, rec.emit(EventKind::Combine, step, 0, 0, a.ev, b.ev, pack_value(r), fl), fl};
@@ -204,15 +206,21 @@ template <class OpT, bool kRecord> struct Ctx {
         return lane < off;
     }
 
-    // Lanes [0, active) of this warp reduce into lane 0. Called only by those lanes.
-    __device__ void shuffle_reduce(T& r, uint32_t lane, uint32_t active, uint32_t widest, uint32_t base) {
+    // Lanes [0, active) of this warp reduce into lane 0. Called only by those lanes; of them, only the
+    // lanes in `executing` run the shuffles (all of them, except under divergent-shuffle).
+    __device__ void shuffle_reduce(T& r, uint32_t lane, uint32_t active, uint32_t widest, uint32_t base,
+                                   uint32_t executing = 0xffffffffu) {
         const bool xor_ = p.warp == WarpStage::ShflXor, asc = p.warp == WarpStage::ShflDownAsc;
         const bool unb = p.unbounded();
         const uint32_t top = unb ? 16 : bit_floor32(widest > 1 ? widest - 1 : 0);
         const uint32_t levels = unb ? 5 : levels_for(widest);
         const uint32_t my_top = unb ? 16 : bit_floor32(active > 1 ? active - 1 : 0);
         const uint32_t active_mask = active == 32 ? 0xffffffffu : (1u << active) - 1;
-        const uint32_t mask = p.has(Bug::FullMaskPartialWarp) ? 0xffffffffu : active_mask;
+        const bool divergent = p.has(Bug::DivergentShuffle);
+        const uint32_t mask = p.has(Bug::FullMaskPartialWarp) || divergent ? 0xffffffffu : active_mask;
+        // the bug: the warp reduction sits inside `if (i < n)`, so lanes without an element skip the
+        // shuffles that the full mask names (undefined behaviour: the hardware decides what happens)
+        if (!((executing >> lane) & 1u)) return;
         for (uint32_t level = 0; level < levels; ++level) {
             const uint32_t off = asc ? (1u << level) : (top >> level);
             if (!unb && off > my_top) continue;
@@ -234,7 +242,7 @@ template <class OpT, bool kRecord> struct Ctx {
                 }
             }
             if (!unb && !useful(lane, src, off, active, xor_, asc)) continue;
-            if (src < 32 && src >= active) {  // read from a lane that does not participate
+            if (src < 32 && (src >= active || !((executing >> src) & 1u))) {  // read from a lane that does not participate
                 got_ev = kNoEvent;
                 got_fl = kUndefined;
             }
@@ -334,13 +342,21 @@ template <class OpT, bool kRecord> struct Ctx {
     }
 
     // Warp stage then block stage over `threads` participants of a block of blockDim.x threads.
-    __device__ void reduce_block(T& r, T* smem, uint32_t tid, uint32_t threads, uint32_t base) {
+    // first_block: the first pass's block index (the lanes that hold input are known from it), or
+    // kNoEvent in the finishing stage.
+    __device__ void reduce_block(T& r, T* smem, uint32_t tid, uint32_t threads, uint32_t base, uint32_t first_block = kNoEvent) {
         const uint32_t warp = tid / 32, lane = tid % 32;
         const uint32_t widest = threads < 32 ? threads : 32;
         const uint32_t active = threads > warp * 32 ? (threads - warp * 32 < 32 ? threads - warp * 32 : 32) : 0;
+        uint32_t executing = 0xffffffffu;  // lanes of this warp that run the warp stage's shuffles
+        if (p.has(Bug::DivergentShuffle) && first_block != kNoEvent) {
+            executing = 0;
+            for (uint32_t l = 0; l < active; ++l)
+                if (p.thread_has_input(uint64_t(first_block) * p.B + warp * 32 + l)) executing |= 1u << l;
+        }
         if (tid < threads) {
             if (p.shuffle())
-                shuffle_reduce(r, lane, active, widest, base);
+                shuffle_reduce(r, lane, active, widest, base, executing);
             else
                 smem_reduce(r, smem, lane, active, widest, true, warp * 32, base);
         }
@@ -509,7 +525,7 @@ __global__ void reduce_kernel(Plan p, const Elem* input, DeviceRecord* buf, Trac
     }
     if (!has) r = c.identity_fill(0);
 
-    c.reduce_block(r, smem, tid, p.B, p.warp_step);
+    c.reduce_block(r, smem, tid, p.B, p.warp_step, b);
 
     // grid stage
     const bool single = p.G == 1;
@@ -527,8 +543,14 @@ __global__ void reduce_kernel(Plan p, const Elem* input, DeviceRecord* buf, Trac
     if (tid == 0) {
         uint32_t ev = rec.emit(EventKind::BlockPartial, p.grid_step, 0, b, r.ev, kNoEvent, pack_value(r.v), r.fl);
         store_tracked(partials + b, T{r.v, ev, r.fl});
-        __threadfence();
+        // (two-pass: the kernel boundary orders the partials; cooperative: grid.sync() does)
         if (p.grid_stage == GridStage::LastBlock) {
+            // the partial is visible to every block before the ticket says it is stored; the bug
+            // leaves the fence out, so the last block may read a stale partial
+            if (!p.has(Bug::MissingThreadfence)) {
+                __threadfence();
+                rec.emit(EventKind::Fence, p.grid_step + 1, 0, 0, ev, kNoEvent, pack_value(r.v), 0);
+            }
             ticket = atomicAdd(counter, 1u);
             rec.emit(EventKind::Ticket, p.grid_step + 1, 0, ticket, ev, kNoEvent, pack_value(r.v), 0);
         } else if (p.grid_stage == GridStage::Cooperative) {
