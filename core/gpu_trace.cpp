@@ -25,7 +25,9 @@ bool atomic_stage(const Schedule& s) {
 }
 
 // Each record on its own: a known kind, a block and thread of the launch, operands that name
-// recorded events at the same or an earlier step (steps are the program's logical time).
+// recorded events that came before: in the same thread, an earlier record (each thread's slots are
+// in program order); in another thread, one at the same or an earlier step (steps are the program's
+// logical time), except that a shared-memory load may see a store the program orders later (a race).
 void check_record(const Schedule& s, const GpuLaunchShape& shape, const GpuRecord* r, size_t count, size_t i) {
     const Event& e = r[i].event;
     if (uint8_t(e.kind) >= kEventKindCount)
@@ -44,9 +46,14 @@ void check_record(const Schedule& s, const GpuLaunchShape& shape, const GpuRecor
         if (d >= count)
             throw Error(at(i) + "operand " + std::to_string(d) + " is out of range (" + std::to_string(count) + " records)");
         if (d == i) throw Error(at(i) + "the event is its own operand");
-        if (r[d].event.step > e.step)
-            throw Error(at(i) + "operand " + std::to_string(d) + " points forward, to step " +
-                        std::to_string(r[d].event.step) + " after its own step " + std::to_string(e.step));
+        const Event& o = r[d].event;
+        if (o.block == e.block && o.thread == e.thread) {
+            if (d > i)
+                throw Error(at(i) + "operand " + std::to_string(d) + " points forward, to a later event of its own thread");
+        } else if (o.step > e.step && e.kind != EventKind::SharedLoad) {
+            throw Error(at(i) + "operand " + std::to_string(d) + " points forward, to step " + std::to_string(o.step) +
+                        " after its own step " + std::to_string(e.step));
+        }
     }
     if (e.kind == EventKind::Atomic && e.dep[0] != kNoEvent)
         throw Error(at(i) + "an atomic arrived with the atomic it followed already set (the host finds that order)");

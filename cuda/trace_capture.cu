@@ -44,7 +44,8 @@ template <class T> struct DeviceBuffer {
 // Upper bound of the events one thread records in pass 1 (or in the finishing stage).
 uint32_t slots_per_thread(const Plan& p, uint64_t items, uint32_t threads) {
     const uint32_t widest = std::min<uint32_t>(threads, 32), W = (threads + 31) / 32;
-    uint32_t warp = p.shuffle() ? 2 * (p.unbounded() ? 5 : levels_for(widest)) : 2 + 5 * levels_for(widest);
+    const bool every_level = p.unbounded() || p.has(Bug::DivergentShuffle);
+    uint32_t warp = p.shuffle() ? 2 * (every_level ? 5 : levels_for(widest)) : 2 + 5 * levels_for(widest);
     uint32_t block = W > 1 ? 3 + (p.shuffle() ? 1 + 2 * (p.unbounded() ? 5 : levels_for(W)) : 5 * levels_for(W)) +
                                  5 * levels_for(W)
                            : 0;
@@ -71,7 +72,7 @@ Plan make_plan(const Schedule& s, uint32_t race_delay_ns) {
     p.race_delay_ns = race_delay_ns;
     p.smem_slots = 32 * p.W + 32;
     p.warp_step = uint16_t(p.K);
-    p.block_step = uint16_t(p.K + warp_stage_steps(p, std::min<uint32_t>(p.B, 32), true));
+    p.block_step = uint16_t(p.K + warp_stage_steps(p, std::min<uint32_t>(p.B, 32), true, p.has(Bug::DivergentShuffle)));
     p.grid_step = uint16_t(p.block_step + block_stage_steps(p, p.W));
     p.finish_step = uint16_t(p.grid_step + (p.grid_stage == GridStage::TwoPass ? 1 : 2));
     p.slots = slots_per_thread(p, p.K, p.B);

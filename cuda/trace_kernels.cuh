@@ -61,8 +61,10 @@ __host__ __device__ inline uint32_t levels_for(uint32_t active) {
     for (uint32_t v = active > 1 ? active - 1 : 0; v; v >>= 1) ++l;
     return l;
 }
-__host__ __device__ inline uint32_t warp_stage_steps(const Plan& p, uint32_t widest, bool first_pass_store) {
-    if (p.shuffle()) return p.unbounded() ? 5 : levels_for(widest);
+// divergent: the first pass's warp stage under divergent-shuffle (its loop runs every level, as unbounded).
+__host__ __device__ inline uint32_t warp_stage_steps(const Plan& p, uint32_t widest, bool first_pass_store,
+                                                     bool divergent = false) {
+    if (p.shuffle()) return p.unbounded() || divergent ? 5 : levels_for(widest);
     return levels_for(widest) + (first_pass_store ? 1 : 0);
 }
 // Steps of the block stage (the GPU runs the program order; the emulator adds rows for warps it
@@ -72,6 +74,13 @@ __host__ __device__ inline uint32_t block_stage_steps(const Plan& p, uint32_t W)
     uint32_t s = 1 + (p.has(Bug::MissingBarrier) ? 0 : 1);
     if (p.block_stage == BlockStage::WarpPartials) return s + (p.shuffle() ? 1 : 0) + warp_stage_steps(p, W, false);
     return s + 2 * levels_for(W);
+}
+
+// The lanes of warp w that exist among `threads` participants: the lanes a Barrier or WarpSync event
+// names (as the emulator records them).
+__host__ __device__ inline uint32_t lanes_of_warp(uint32_t threads, uint32_t w) {
+    const uint32_t n = threads > 32 * w ? threads - 32 * w : 0;
+    return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
 // ---- 2. tracked values and the recorder ---------------------------------------------------------
@@ -162,6 +171,7 @@ template <class OpT, bool kRecord> struct Ctx {
     using T = Tracked<V>;
     const Plan& p;
     Recorder<kRecord>& rec;
+    uint32_t threads = 0;  // participants of the block now reducing (set by reduce_block)
 
     __device__ T combine(uint32_t step, const T& a, const T& b) { return combine_to(step, a, b, OpT::combine(a.v, b.v)); }
 
@@ -207,16 +217,16 @@ template <class OpT, bool kRecord> struct Ctx {
     }
 
     // Lanes [0, active) of this warp reduce into lane 0. Called only by those lanes; of them, only the
-    // lanes in `executing` run the shuffles (all of them, except under divergent-shuffle).
+    // lanes in `executing` run the shuffles (all of them, except in the first pass's warp stage under
+    // divergent-shuffle, `divergent`). Every lane that runs a shuffle records it, used or not.
     __device__ void shuffle_reduce(T& r, uint32_t lane, uint32_t active, uint32_t widest, uint32_t base,
-                                   uint32_t executing = 0xffffffffu) {
+                                   bool divergent = false, uint32_t executing = 0xffffffffu) {
         const bool xor_ = p.warp == WarpStage::ShflXor, asc = p.warp == WarpStage::ShflDownAsc;
-        const bool unb = p.unbounded();
+        const bool unb = p.unbounded() || divergent;  // these loops combine in every lane at every level
         const uint32_t top = unb ? 16 : bit_floor32(widest > 1 ? widest - 1 : 0);
         const uint32_t levels = unb ? 5 : levels_for(widest);
         const uint32_t my_top = unb ? 16 : bit_floor32(active > 1 ? active - 1 : 0);
         const uint32_t active_mask = active == 32 ? 0xffffffffu : (1u << active) - 1;
-        const bool divergent = p.has(Bug::DivergentShuffle);
         const uint32_t mask = p.has(Bug::FullMaskPartialWarp) || divergent ? 0xffffffffu : active_mask;
         // the bug: the warp reduction sits inside `if (i < n)`, so lanes without an element skip the
         // shuffles that the full mask names (undefined behaviour: the hardware decides what happens)
@@ -241,33 +251,38 @@ template <class OpT, bool kRecord> struct Ctx {
                     got_fl = __shfl_down_sync(mask, uint32_t(r.fl), off);
                 }
             }
-            if (!unb && !useful(lane, src, off, active, xor_, asc)) continue;
+            const bool uses = unb || useful(lane, src, off, active, xor_, asc);
             if (src < 32 && (src >= active || !((executing >> src) & 1u))) {  // read from a lane that does not participate
                 got_ev = kNoEvent;
                 got_fl = kUndefined;
+                // a value no lane provided and nobody uses is recorded as the emulator's poison; a used
+                // one keeps the bits the hardware returned
+                if (!uses) got_bits = pack_value(unpack_value<V>(kPoisonBits));
             }
             const uint32_t step = base + level;
             T got{unpack_value<V>(got_bits), 0, uint8_t(got_fl)};
             got.ev = rec.emit(EventKind::Shuffle, step, off | ((src < 255 ? src : 255) << 8), mask, got_ev, kNoEvent,
                               got_bits, got.fl);
+            if (!uses) continue;
             r = (xor_ && src < lane) ? combine(step, got, r) : combine(step, r, got);
         }
     }
 
-    __device__ void warp_sync(uint32_t lane, uint32_t mask, uint32_t step, bool between_levels) {
+    __device__ void warp_sync(uint32_t warp, uint32_t lane, uint32_t mask, uint32_t step, bool between_levels) {
         if (between_levels && p.has(Bug::VolatileUnroll)) return;  // the bug: implicit warp synchrony
-        if (lane == 0) rec.emit(EventKind::WarpSync, step, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
+        if (lane == 0)
+            rec.emit(EventKind::WarpSync, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
         __syncwarp(mask);
     }
 
     // Shared-memory tree inside one warp (Harris's addressing), called by lanes [0, active).
-    __device__ void smem_reduce(T& r, T* smem, uint32_t lane, uint32_t active, uint32_t widest, bool store_first,
-                                uint32_t base_slot, uint32_t base) {
+    __device__ void smem_reduce(T& r, T* smem, uint32_t warp, uint32_t lane, uint32_t active, uint32_t widest,
+                                bool store_first, uint32_t base_slot, uint32_t base) {
         const uint32_t mask = active == 32 ? 0xffffffffu : (1u << active) - 1;
         uint32_t step = base;
         if (store_first) {
             write_slot(smem, base_slot + lane, step, r);
-            warp_sync(lane, mask, step, false);
+            warp_sync(warp, lane, mask, step, false);
             ++step;
         }
         const uint32_t levels = levels_for(widest);
@@ -286,7 +301,7 @@ template <class OpT, bool kRecord> struct Ctx {
                 write_slot(smem, base_slot + a, s, c);
                 r = c;
             }
-            warp_sync(lane, mask, s, true);
+            warp_sync(warp, lane, mask, s, true);
         }
     }
 
@@ -303,13 +318,14 @@ template <class OpT, bool kRecord> struct Ctx {
             if (p.race_delay_ns && warp != 0) __nanosleep(p.race_delay_ns);  // race amplifier: producers late
             write_slot(smem, P0 + warp, step, r);
             if (divergent) {
-                rec.emit(EventKind::Barrier, step + 1, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
+                rec.emit(EventKind::Barrier, step + 1, 0, 1u, kNoEvent, kNoEvent, p.identity_bits, 0);  // lane 0 arrives
                 __syncthreads();  // the bug: a barrier only lane 0 of each warp reaches
             }
         }
         ++step;
         if (!missing && !divergent) {
-            if (mine && lane == 0) rec.emit(EventKind::Barrier, step, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
+            if (mine && lane == 0)
+                rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
             __syncthreads();
         }
         if (!missing) ++step;
@@ -319,7 +335,7 @@ template <class OpT, bool kRecord> struct Ctx {
                     r = read_slot(smem, P0 + lane, step);
                     shuffle_reduce(r, lane, W, W, step + 1);
                 } else {
-                    smem_reduce(r, smem, lane, W, W, false, P0, step);
+                    smem_reduce(r, smem, 0, lane, W, W, false, P0, step);
                 }
             }
             return;
@@ -335,7 +351,8 @@ template <class OpT, bool kRecord> struct Ctx {
                 r = c;
             }
             ++step;
-            if (mine && lane == 0) rec.emit(EventKind::Barrier, step, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
+            if (mine && lane == 0)
+                rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
             __syncthreads();
             ++step;
         }
@@ -344,23 +361,26 @@ template <class OpT, bool kRecord> struct Ctx {
     // Warp stage then block stage over `threads` participants of a block of blockDim.x threads.
     // first_block: the first pass's block index (the lanes that hold input are known from it), or
     // kNoEvent in the finishing stage.
-    __device__ void reduce_block(T& r, T* smem, uint32_t tid, uint32_t threads, uint32_t base, uint32_t first_block = kNoEvent) {
+    __device__ void reduce_block(T& r, T* smem, uint32_t tid, uint32_t participants, uint32_t base,
+                                 uint32_t first_block = kNoEvent) {
+        threads = participants;
         const uint32_t warp = tid / 32, lane = tid % 32;
         const uint32_t widest = threads < 32 ? threads : 32;
         const uint32_t active = threads > warp * 32 ? (threads - warp * 32 < 32 ? threads - warp * 32 : 32) : 0;
         uint32_t executing = 0xffffffffu;  // lanes of this warp that run the warp stage's shuffles
-        if (p.has(Bug::DivergentShuffle) && first_block != kNoEvent) {
+        const bool divergent = p.has(Bug::DivergentShuffle) && first_block != kNoEvent;
+        if (divergent) {
             executing = 0;
             for (uint32_t l = 0; l < active; ++l)
                 if (p.thread_has_input(uint64_t(first_block) * p.B + warp * 32 + l)) executing |= 1u << l;
         }
         if (tid < threads) {
             if (p.shuffle())
-                shuffle_reduce(r, lane, active, widest, base, executing);
+                shuffle_reduce(r, lane, active, widest, base, divergent, executing);
             else
-                smem_reduce(r, smem, lane, active, widest, true, warp * 32, base);
+                smem_reduce(r, smem, warp, lane, active, widest, true, warp * 32, base);
         }
-        block_stage(r, smem, tid, (threads + 31) / 32, base + warp_stage_steps(p, widest, true));
+        block_stage(r, smem, tid, (threads + 31) / 32, base + warp_stage_steps(p, widest, true, divergent));
     }
 };
 
@@ -549,7 +569,7 @@ __global__ void reduce_kernel(Plan p, const Elem* input, DeviceRecord* buf, Trac
             // leaves the fence out, so the last block may read a stale partial
             if (!p.has(Bug::MissingThreadfence)) {
                 __threadfence();
-                rec.emit(EventKind::Fence, p.grid_step + 1, 0, 0, ev, kNoEvent, pack_value(r.v), 0);
+                rec.emit(EventKind::Fence, p.grid_step + 1, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
             }
             ticket = atomicAdd(counter, 1u);
             rec.emit(EventKind::Ticket, p.grid_step + 1, 0, ticket, ev, kNoEvent, pack_value(r.v), 0);

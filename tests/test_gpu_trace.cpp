@@ -243,6 +243,11 @@ TEST_CASE("GPU records: malformed records are refused with a reason") {
         size_t l = first_of(r, EventKind::Load);
         r[l].event.dep[0] = uint32_t(first_of(r, EventKind::FinalStore));
     }).find("points forward") != std::string::npos);
+    CHECK(mutated([&](auto& r) {  // a thread's first combine reads that thread's next combine
+        size_t c = first_of(r, EventKind::Combine), later = first_of(r, EventKind::Combine, c + 1);
+        REQUIRE(r[later].event.thread == r[c].event.thread);
+        r[c].event.dep[0] = uint32_t(later);
+    }).find("later event of its own thread") != std::string::npos);
     CHECK(mutated([&](auto& r) { r[first_of(r, EventKind::Load)].event.kind = EventKind::FinalStore; })
               .find("2 final stores") != std::string::npos);
 
@@ -295,4 +300,37 @@ TEST_CASE("GPU records: malformed records are refused with a reason") {
     r = good;
     r[first_of(r, EventKind::BlockPartial)].event.kind = EventKind::Ticket;
     CHECK(refusal(two, r).find("ticket outside the last-block") != std::string::npos);
+}
+
+TEST_CASE("GPU records of each bug's trace round-trip too (undefined reads, missing fences, skipped shuffles)") {
+    struct Row {
+        Bug bug;
+        Schedule s;
+    };
+    Schedule last = sched(500, 32, GridStage::LastBlock);
+    Schedule witness = sched(64, 8, GridStage::TwoPass, 4);
+    witness.op = Op::Witness;
+    Schedule max_atomic = sched(30, 32, GridStage::AtomicBlock);
+    max_atomic.op = Op::Max;
+    Schedule smem = sched(64, 64, GridStage::TwoPass);
+    smem.warp = WarpStage::SmemSequential;
+    for (Row row : {Row{Bug::FullMaskPartialWarp, sched(40, 40, GridStage::TwoPass)},
+                    Row{Bug::UnboundedSource, sched(40, 40, GridStage::TwoPass)},
+                    Row{Bug::UninitTail, sched(30, 32, GridStage::TwoPass)},
+                    Row{Bug::WrongIdentity, max_atomic},
+                    Row{Bug::MissingBarrier, sched(256, 128, GridStage::TwoPass)},
+                    Row{Bug::GridStrideOrder, witness}, Row{Bug::DescendingOrder, witness},
+                    Row{Bug::AtomicPerElement, sched(100, 32, GridStage::TwoPass)},
+                    Row{Bug::VolatileUnroll, smem}, Row{Bug::DivergentShuffle, sched(40, 64, GridStage::TwoPass)},
+                    Row{Bug::MissingThreadfence, last}}) {
+        row.s.bugs = uint16_t(row.bug);
+        REQUIRE(validate(row.s) == "");
+        INFO(describe(row.s));
+        Trace emu = emulate(row.s);
+        std::vector<GpuRecord> slots = slots_from(emu);
+        std::vector<GpuRecord> rec = compact_slots(slots.data(), slots.size());
+        Trace gpu = convert(emu, rec);
+        CHECK(difference(gpu, emu) == "");
+        CHECK(gpu.result_value == emu.result_value);
+    }
 }
