@@ -4,7 +4,6 @@
 // the emulator replayed in the GPU's order (atomics, tickets) equal to every deterministic trace.
 #include <doctest/doctest.h>
 
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -16,6 +15,7 @@
 #include "core/gpu_trace.h"
 #include "core/trace_io.h"
 #include "corpus.h"
+#include "support/gpu_compare.h"
 
 using namespace rl;
 
@@ -86,22 +86,6 @@ std::map<std::string, std::string> manifest_lines(std::map<std::string, std::str
     return out;
 }
 
-// First difference between the two traces in canonical order (hazard marks aside), or "".
-std::string difference(const Trace& a, const Trace& b) {
-    std::vector<Event> x = canonical_events(a), y = canonical_events(b);
-    if (x.size() != y.size()) return "event counts " + std::to_string(x.size()) + " (GPU) and " + std::to_string(y.size());
-    for (size_t i = 0; i < x.size(); ++i) {
-        x[i].flags &= uint8_t(~kHazard);
-        y[i].flags &= uint8_t(~kHazard);
-        if (std::memcmp(&x[i], &y[i], sizeof(Event)) != 0)
-            return "event " + std::to_string(i) + ": GPU " + std::string(to_string(x[i].kind)) + " block " +
-                   std::to_string(x[i].block) + " thread " + std::to_string(x[i].thread) + " step " +
-                   std::to_string(x[i].step) + ", emulator " + std::string(to_string(y[i].kind)) + " block " +
-                   std::to_string(y[i].block) + " thread " + std::to_string(y[i].thread) + " step " +
-                   std::to_string(y[i].step);
-    }
-    return "";
-}
 
 }  // namespace
 
@@ -198,7 +182,7 @@ TEST_CASE("GPU corpus: the emulator replayed in the GPU's order equals every det
         opt.atomic_positions = atomic_positions_of(gpu);
         opt.tickets = tickets_of(gpu);
         const Trace emu = emulate(gpu.schedule, in, opt);
-        CHECK(difference(gpu, emu) == "");
+        CHECK(test::first_difference(gpu, emu) == "");
         CHECK(gpu.result_value == emu.result_value);
         CHECK((gpu.result_flags & ~kHazard) == (emu.result_flags & ~kHazard));
         ++compared;

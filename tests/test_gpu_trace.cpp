@@ -12,6 +12,7 @@
 #include "core/emulator.h"
 #include "core/gpu_trace.h"
 #include "random_schedule.h"
+#include "support/gpu_compare.h"
 
 using namespace rl;
 
@@ -76,19 +77,6 @@ Trace convert(const Trace& emu, const std::vector<GpuRecord>& records) {
     return trace_from_gpu_records(emu.schedule, shape_of(emu), records.data(), records.size(), make_input(emu.schedule));
 }
 
-// First difference of the two traces' events in canonical order (hazard marks aside), or "".
-std::string difference(const Trace& a, const Trace& b) {
-    std::vector<Event> x = canonical_events(a), y = canonical_events(b);
-    if (x.size() != y.size()) return "event counts " + std::to_string(x.size()) + " and " + std::to_string(y.size());
-    for (size_t i = 0; i < x.size(); ++i) {
-        x[i].flags &= uint8_t(~kHazard);
-        y[i].flags &= uint8_t(~kHazard);
-        if (std::memcmp(&x[i], &y[i], sizeof(Event)) != 0)
-            return "event " + std::to_string(i) + " (" + std::string(to_string(x[i].kind)) + " / " +
-                   std::string(to_string(y[i].kind)) + ")";
-    }
-    return "";
-}
 
 Schedule sched(uint64_t n, uint32_t block, GridStage stage, uint32_t items = 1) {
     Schedule s;
@@ -165,7 +153,7 @@ TEST_CASE("GPU records of every grid stage become the emulator's trace again, ev
             std::vector<GpuRecord> slots = slots_from(emu);
             std::vector<GpuRecord> rec = compact_slots(slots.data(), slots.size());
             Trace gpu = convert(emu, rec);
-            CHECK(difference(gpu, emu) == "");
+            CHECK(test::first_difference(gpu, emu) == "");
             CHECK(gpu.result_value == emu.result_value);
             CHECK(gpu.result_flags == (emu.result_flags & ~kHazard));
             CHECK(gpu.reference_value == emu.reference_value);
@@ -194,7 +182,7 @@ TEST_CASE("GPU records: 200 random schedules round-trip, and the hardware's orde
         std::vector<GpuRecord> slots = slots_from(emu, uint32_t(rng() % 3));
         std::vector<GpuRecord> rec = compact_slots(slots.data(), slots.size());
         Trace gpu = convert(emu, rec);
-        REQUIRE(difference(gpu, emu) == "");
+        REQUIRE(test::first_difference(gpu, emu) == "");
         CHECK(gpu.result_value == emu.result_value);
         CHECK(atomic_positions_of(gpu) == opt.atomic_positions);
         CHECK(tickets_of(gpu) == opt.tickets);
@@ -215,7 +203,7 @@ TEST_CASE("GPU records: the atomic order survives recurring values (x + a - a)")
     Trace emu = emulate(s);
     std::vector<GpuRecord> rec = slots_from(emu, 0);
     Trace gpu = convert(emu, rec);
-    CHECK(difference(gpu, emu) == "");
+    CHECK(test::first_difference(gpu, emu) == "");
     CHECK(numeric_value(s.op, s.type, gpu.result_value) == 3.0);
 }
 
@@ -330,7 +318,7 @@ TEST_CASE("GPU records of each bug's trace round-trip too (undefined reads, miss
         std::vector<GpuRecord> slots = slots_from(emu);
         std::vector<GpuRecord> rec = compact_slots(slots.data(), slots.size());
         Trace gpu = convert(emu, rec);
-        CHECK(difference(gpu, emu) == "");
+        CHECK(test::first_difference(gpu, emu) == "");
         CHECK(gpu.result_value == emu.result_value);
     }
 }

@@ -23,7 +23,7 @@ std::string first_difference(const Trace& gpu, const Trace& emu) {
         return "event count " + std::to_string(a.size()) + " on the GPU, " + std::to_string(b.size()) + " emulated";
     for (size_t i = 0; i < a.size(); ++i) {
         Event x = a[i], y = b[i];
-        x.flags &= uint8_t(~kHazard);  // the checker's hazard marks are not part of what is compared
+        x.flags &= uint8_t(~kHazard);  // hazards are judged by the rules, attached from the emulator
         y.flags &= uint8_t(~kHazard);
         if (std::memcmp(&x, &y, sizeof(Event)) != 0) {
             std::ostringstream o;
