@@ -107,10 +107,16 @@ private:
     void barriers() {
         std::unordered_map<uint32_t, std::vector<int32_t>> last_step;  // per instance, per thread
         std::unordered_map<uint32_t, std::vector<uint32_t>> at;        // barrier events per instance
+        uint32_t cached = kNoEvent;  // events of one instance come in runs: look its vector up once per run
+        std::vector<int32_t>* cur = nullptr;
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
-            auto& ls = last_step[instance_key(e)];
-            if (ls.empty()) ls.assign(threads_of(e), -1);
+            if (instance_key(e) != cached) {
+                cached = instance_key(e);
+                cur = &last_step[cached];
+                if (cur->empty()) cur->assign(threads_of(e), -1);
+            }
+            auto& ls = *cur;
             if (e.kind == EventKind::Barrier || e.kind == EventKind::WarpSync) {
                 uint32_t lanes = lanes_named(e, existing_lanes(e));
                 for (uint32_t l = 0; l < 32; ++l)
@@ -202,43 +208,51 @@ private:
 
     void shared_memory() {
         struct SlotUse { std::vector<uint32_t> stores, loads; };
-        std::unordered_map<uint64_t, SlotUse> slots;
+        std::unordered_map<uint32_t, std::vector<SlotUse>> slots;  // per instance, per slot
+        uint32_t cached = kNoEvent;
+        std::vector<SlotUse>* cur = nullptr;
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
             if (e.kind != EventKind::SharedStore && e.kind != EventKind::SharedLoad) continue;
-            SlotUse& u = slots[(uint64_t(instance_key(e)) << 16) | e.detail];
+            if (instance_key(e) != cached) cached = instance_key(e), cur = &slots[cached];
+            if (cur->size() <= e.detail) cur->resize(size_t(e.detail) + 1);
+            SlotUse& u = (*cur)[e.detail];
             (e.kind == EventKind::SharedStore ? u.stores : u.loads).push_back(i);
         }
-        for (auto& [key, u] : slots) {
-            const uint32_t inst = uint32_t(key >> 16);
-            for (uint32_t li : u.loads) {
-                const Event& ld = t_.events[li];
-                uint32_t racer = kNoEvent;
-                bool ordered_store = false;
-                for (uint32_t si : u.stores) {
-                    const Event& st = t_.events[si];
-                    if (happens_before(inst, si, li)) { ordered_store = true; continue; }
-                    if (st.thread == ld.thread || happens_before(inst, li, si)) continue;
-                    if (racer == kNoEvent || better_racer(ld, li, si, racer)) racer = si;
-                }
-                const std::string who = "thread " + std::to_string(ld.thread) + " reads shared slot " + std::to_string(ld.detail);
-                if (racer != kNoEvent) {
-                    const Event& st = t_.events[racer];
-                    const bool same_warp = st.warp() == ld.warp();
-                    std::string saw;
-                    if (ld.dep[0] == kNoEvent) saw = "; it saw no stored value at all";
-                    else if (ld.dep[0] != racer && st.step <= ld.step) saw = "; it saw the older value";
-                    else if (st.step > ld.step) saw = "; in this run the store came after the load";
-                    add(same_warp ? HazardKind::ImplicitWarpSync : HazardKind::SharedMemoryRace, li, 1u << ld.lane(),
-                        who + ", which thread " + std::to_string(st.thread) + " stores at step " + std::to_string(st.step) +
-                            (same_warp ? " in the same warp with no __syncwarp() between them"
-                                       : " in another warp with no __syncthreads() that both reach between them") + saw,
-                        true);
-                } else if (!ordered_store) {
-                    add(HazardKind::SharedSlotNeverWritten, li, 1u << ld.lane(),
-                        who + ", which no thread of the block stored before it in this launch: the value is unspecified", true);
-                }
+        for (auto& [inst, per_slot] : slots)
+            for (const SlotUse& u : per_slot) check_slot(inst, u.stores, u.loads);
+    }
+
+    // Each load of one slot against every store to it by another thread.
+    void check_slot(uint32_t inst, const std::vector<uint32_t>& stores, const std::vector<uint32_t>& loads) {
+        for (uint32_t li : loads) {
+            const Event& ld = t_.events[li];
+            uint32_t racer = kNoEvent;
+            bool ordered_store = false;
+            for (uint32_t si : stores) {
+                const Event& st = t_.events[si];
+                if (happens_before(inst, si, li)) { ordered_store = true; continue; }
+                if (st.thread == ld.thread || happens_before(inst, li, si)) continue;
+                if (racer == kNoEvent || better_racer(ld, li, si, racer)) racer = si;
             }
+            if (racer == kNoEvent && ordered_store) continue;
+            const std::string who = "thread " + std::to_string(ld.thread) + " reads shared slot " + std::to_string(ld.detail);
+            if (racer == kNoEvent) {
+                add(HazardKind::SharedSlotNeverWritten, li, 1u << ld.lane(),
+                    who + ", which no thread of the block stored before it in this launch: the value is unspecified", true);
+                continue;
+            }
+            const Event& st = t_.events[racer];
+            const bool same_warp = st.warp() == ld.warp();
+            std::string saw;
+            if (ld.dep[0] == kNoEvent) saw = "; it saw no stored value at all";
+            else if (ld.dep[0] != racer && st.step <= ld.step) saw = "; it saw the older value";
+            else if (st.step > ld.step) saw = "; in this run the store came after the load";
+            add(same_warp ? HazardKind::ImplicitWarpSync : HazardKind::SharedMemoryRace, li, 1u << ld.lane(),
+                who + ", which thread " + std::to_string(st.thread) + " stores at step " + std::to_string(st.step) +
+                    (same_warp ? " in the same warp with no __syncwarp() between them"
+                               : " in another warp with no __syncthreads() that both reach between them") + saw,
+                true);
         }
     }
 
@@ -248,14 +262,25 @@ private:
     // the call break it. Reading a lane that did not execute the call, or does not exist, returns an
     // undefined value (an error when the value is used).
     void shuffles() {
-        std::vector<uint32_t> sh;
-        for (uint32_t i = 0; i < t_.events.size(); ++i)
-            if (t_.events[i].kind == EventKind::Shuffle) sh.push_back(i);
+        // A warp instruction's shuffles come as runs of consecutive shuffle events; runs are sorted by
+        // (instance, warp, step) so that one instruction split over several runs is still one group.
         auto key = [&](uint32_t i) {
             const Event& e = t_.events[i];
             return std::tuple(instance_key(e), e.warp(), e.step);
         };
-        std::stable_sort(sh.begin(), sh.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+        struct Run { std::tuple<uint32_t, uint32_t, uint16_t> key; uint32_t begin, end; };  // into `all`
+        std::vector<uint32_t> all;
+        std::vector<Run> runs;
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            if (t_.events[i].kind != EventKind::Shuffle) continue;
+            if (runs.empty() || runs.back().key != key(i)) runs.push_back({key(i), uint32_t(all.size()), uint32_t(all.size())});
+            all.push_back(i);
+            ++runs.back().end;
+        }
+        std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.key < b.key; });
+        std::vector<uint32_t> sh;
+        sh.reserve(all.size());
+        for (const Run& r : runs) sh.insert(sh.end(), all.begin() + r.begin, all.begin() + r.end);
         for (size_t k = 0; k < sh.size();) {
             size_t j = k;
             uint32_t executed = 0, masks_or = 0, masks_and = 0xffffffffu;
@@ -307,7 +332,7 @@ private:
         if (!readers) return;
         std::vector<std::string> why;
         if (absent)
-            why.push_back(lane_word(absent) + lanes_text(absent) + ", never launched (the block has " +
+            why.push_back(lane_word(absent) + lanes_text(absent) + ", which were never launched (the block has " +
                           std::to_string(threads_of(first)) + " threads)");
         if (skipping) why.push_back(lane_word(skipping) + lanes_text(skipping) + ", which exist but did not execute this call");
         if (unnamed) why.push_back(lane_word(unnamed) + lanes_text(unnamed) + ", which the mask does not name");
@@ -432,7 +457,8 @@ private:
     // list them out of order, so the links are followed with a memo).
     void atomic_chains() {
         const uint32_t n = uint32_t(t_.events.size());
-        std::vector<uint32_t> len(n, 0);
+        std::unordered_map<uint32_t, uint32_t> len;  // chain length ending at each atomic
+        len.reserve(256);
         uint32_t best = 0, best_end = kNoEvent;
         for (uint32_t i = 0; i < n; ++i) {
             if (t_.events[i].kind != EventKind::Atomic || len[i]) continue;
@@ -448,7 +474,7 @@ private:
         }
         if (best < 2 || best < t_.schedule.n) return;
         uint32_t start = best_end;
-        while (t_.events[start].dep[0] < n && t_.events[t_.events[start].dep[0]].kind == EventKind::Atomic) start = t_.events[start].dep[0];
+        for (uint32_t k = 1; k < best && t_.events[start].dep[0] < n; ++k) start = t_.events[start].dep[0];  // bounded: a malformed cycle ends
         add(HazardKind::AtomicContention, start, 1u << t_.events[start].lane(),
             std::to_string(best) + " atomics to one address for " + std::to_string(t_.schedule.n) +
                 " elements, each waiting for the one before: a chain as long as the input (correct, but serialised)");

@@ -19,9 +19,10 @@ constexpr std::array<std::string_view, kHazardKindCount> kHazardNames{"mask-name
 
 constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "Every non-exited lane named in a __shfl_*_sync mask must execute that same call with the same mask "
-    "(CUDA Programming Guide, warp shuffle functions).",
-    "A shuffle that reads a lane which is inactive or not named in the mask returns an undefined value; "
-    "the mask does not make that read valid.",
+    "(CUDA Programming Guide, warp shuffle functions). Lanes never launched count as exited, so naming them "
+    "breaks no rule; lanes that exist and skip the call (a shuffle inside if (i < n)) break it.",
+    "A shuffle that reads a lane which did not execute the call (never launched, exited, or skipped it) or is "
+    "not named in the mask returns an undefined value; the mask does not make that read valid.",
     "A register that is never assigned holds an unspecified value; lanes without input must hold the operator's identity.",
     "The identity e must satisfy e ⊕ a = a for every a: 0 is no identity for max over negative values or for product.",
     "A shared-memory load in one warp is ordered after a store in another only through __syncthreads() "
