@@ -59,10 +59,7 @@ public:
     explicit Checker(const Trace& t) : t_(t) {
         B_ = std::max<uint32_t>(1, t.schedule.block);
         G_ = t.grid ? t.grid : t.schedule.grid_size();
-        used_.assign(t.events.size(), 0);
-        for (const Event& e : t.events)
-            for (uint32_t d : e.dep)
-                if (d < t.events.size()) used_[d] = 1;
+        used_ = used_values(t);
     }
 
     std::vector<Finding> run() {
@@ -169,21 +166,22 @@ private:
     }
 
     // ---- 3. shared memory ------------------------------------------------------------------------
+    // A barrier or __syncwarp() recorded at step s orders what its threads did up to step s before what
+    // they do after it. Steps, not event indices: a GPU trace lists each thread's events in its own slots,
+    // so indices order one thread's events but not those of two threads at one step.
     bool barrier_between(uint32_t inst, uint16_t a, uint16_t b) const {
         auto it = complete_barriers_.find(inst);
         if (it == complete_barriers_.end()) return false;
-        auto s = std::upper_bound(it->second.begin(), it->second.end(), a);
+        auto s = std::lower_bound(it->second.begin(), it->second.end(), a);
         return s != it->second.end() && *s < b;
     }
-    bool warp_sync_between(uint32_t inst, const Event& x, uint32_t xi, const Event& y, uint32_t yi) const {
+    bool warp_sync_between(uint32_t inst, const Event& x, const Event& y) const {
         auto it = warp_syncs_.find((uint64_t(inst) << 16) | x.warp());
         if (it == warp_syncs_.end()) return false;
-        const uint64_t px = pos(t_, xi), py = pos(t_, yi);
         for (uint32_t s : it->second) {
             const Event& e = t_.events[s];
             const uint32_t lanes = lanes_named(e, existing_lanes(e));
-            const uint64_t ps = pos(t_, s);
-            if (px < ps && ps < py && (lanes >> x.lane() & 1u) && (lanes >> y.lane() & 1u)) return true;
+            if (x.step <= e.step && e.step < y.step && (lanes >> x.lane() & 1u) && (lanes >> y.lane() & 1u)) return true;
         }
         return false;
     }
@@ -193,7 +191,7 @@ private:
         const Event &x = t_.events[xi], &y = t_.events[yi];
         if (x.thread == y.thread) return pos(t_, xi) < pos(t_, yi);
         if (barrier_between(inst, x.step, y.step)) return true;
-        return x.warp() == y.warp() && warp_sync_between(inst, x, xi, y, yi);
+        return x.warp() == y.warp() && warp_sync_between(inst, x, y);
     }
 
     // The racing store named in the words: one of another warp first (a missing __syncthreads()), then

@@ -165,6 +165,14 @@ std::string describe_step(const Trace& t, uint16_t step) {
     return describe_step(t, kinds, shuffle);
 }
 
+std::vector<uint8_t> used_values(const Trace& t) {
+    std::vector<uint8_t> used(t.events.size(), 0);
+    for (const Event& e : t.events)
+        for (uint32_t d : e.dep)
+            if (d < used.size()) used[d] = 1;
+    return used;
+}
+
 bool holds_thread_value(EventKind k) {
     return k == EventKind::Load || k == EventKind::Combine || k == EventKind::IdentityFill || k == EventKind::SharedLoad ||
            k == EventKind::PartialLoad || k == EventKind::FinalStore || k == EventKind::Atomic;

@@ -132,6 +132,9 @@ using KindMask = uint32_t;
 // The one wording shared by the board, the renderer's row labels and the lessons.
 std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shuffle);
 std::string describe_step(const Trace& t, uint16_t step);  // scans the trace for that step
+// For each event, whether another event uses its value (a dep names it). Every lane that executes a
+// shuffle records its read; pictures draw the reads that are used (the rest is the lane's unused copy).
+std::vector<uint8_t> used_values(const Trace& t);
 // Kinds whose value is what a thread holds after the event (the board's and lessons' cells).
 bool holds_thread_value(EventKind k);
 

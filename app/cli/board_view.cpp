@@ -40,6 +40,7 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
     for (const Event& e : t.events)
         if (std::find(blocks.begin(), blocks.end(), e.block) != blocks.end()) by_block[e.block][e.step].push_back(&e);
 
+    const std::vector<uint8_t> used = used_values(t);  // moves: the shuffle reads some lane uses
     const unsigned cw = s.op == Op::Witness || s.op == Op::ArgMax || s.op == Op::SumCount ? 11 : 8;
     for (uint32_t b : blocks) {
         auto& steps = by_block[b];
@@ -60,7 +61,7 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
             for (const Event* e : evs) {
                 if (e->thread >= cols) continue;
                 if (holds_thread_value(e->kind)) cells[e->thread] = cell_text(t, *e);
-                if (e->kind == EventKind::Shuffle && moves.size() < 8)
+                if (e->kind == EventKind::Shuffle && used[size_t(e - t.events.data())] && moves.size() < 8)
                     moves.push_back("t" + std::to_string(e->thread) + "<-t" +
                                     std::to_string(e->warp() * 32 + e->source_lane()));
                 if (e->kind == EventKind::Barrier && cells[e->thread].empty()) cells[e->thread] = "|wait|";

@@ -68,6 +68,7 @@ Layout build_layout(const Trace& t) {
     l.columns = l.column(blocks - 1, threads - 1) + 1;
     l.rows.resize(steps);
     l.event_row.resize(t.events.size());
+    const std::vector<uint8_t> used = used_values(t);
     std::vector<uint32_t> kinds(steps, 0);
     std::vector<uint32_t> first_shuffle(steps, kNoEvent);
     std::vector<uint64_t> last_mask_key(steps, ~uint64_t(0));
@@ -101,6 +102,8 @@ Layout build_layout(const Trace& t) {
                 r.mask_events.push_back(i);
                 last_mask_key[e.step] = key;
             }
+            // Every executing lane records its read; the arrows show the reads a lane uses.
+            if (!used[i]) continue;
             // A source lane past the block's last thread reads from nowhere: draw it from just past the block's edge.
             const uint32_t src_thread = std::min<uint32_t>(e.warp() * 32 + e.source_lane(), threads);
             const uint32_t src = uint32_t(l.column(e.block, src_thread));
