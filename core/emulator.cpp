@@ -24,8 +24,6 @@
 namespace rl {
 namespace {
 
-constexpr uint64_t kPoisonBits = 0xdeadbeefdeadbeefull;  // what an undefined value holds here
-
 // Reserves the event buffer and asks for transparent huge pages on it: first-touch page faults
 // otherwise cost a third of the emulator's time on these virtual machines.
 void reserve_events(std::vector<Event>& events, size_t count) {

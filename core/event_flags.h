@@ -16,6 +16,10 @@ enum EventFlag : uint8_t {
     kFinisher = 1 << 6,         // belongs to the grid's finishing stage (second launch, last block, block 0)
 };
 
+// The bits a value holds where no lane provided one (the emulator's undefined values; the GPU
+// kernels record it for such a read that nothing uses, so both traces agree there).
+constexpr uint64_t kPoisonBits = 0xdeadbeefdeadbeefull;
+
 // Flags that travel from operands to the value computed from them.
 constexpr uint8_t kTaintFlags = kUndefined | kStale | kOrderViolated;
 
