@@ -353,23 +353,4 @@ std::vector<std::string> crossover_analysis(const BenchReport& r, std::string_vi
     return lines;
 }
 
-std::string find_recorded_bench(const std::string& start_dir) {
-    namespace fs = std::filesystem;
-    if (const char* env = std::getenv("RLAB_BENCH_FILE"); env && *env) return env;
-    std::error_code ec;
-    fs::path dir = fs::absolute(start_dir, ec);
-    for (int depth = 0; depth < 8 && !dir.empty(); ++depth) {
-        fs::path bench = dir / "docs" / "bench";
-        if (fs::is_directory(bench, ec)) {
-            std::vector<std::string> files;
-            for (const auto& e : fs::directory_iterator(bench, ec))
-                if (e.path().extension() == ".json") files.push_back(e.path().string());
-            if (!files.empty()) return *std::max_element(files.begin(), files.end());
-        }
-        if (dir == dir.parent_path()) break;
-        dir = dir.parent_path();
-    }
-    return "";
-}
-
 }  // namespace rl

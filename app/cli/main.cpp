@@ -11,12 +11,14 @@
 #include "app/cli/render_command.h"
 #endif
 #include "core/emulator.h"
+#include "core/version.h"
 
 int main(int argc, char** argv) {
     using namespace rl::cli;
     CLI::App app{"rlab — Reduction Lab on the command line: trace, analyse and check GPU reduction schedules.\n"
                  "With no command it shows the eight-thread example."};
     app.set_help_all_flag("--help-all", "help for every command");
+    app.set_version_flag("--version", rl::version_line("rlab"));
 
     TraceArgs trace_args, depth_args, check_args;
     auto* trace = app.add_subcommand("trace", "run a schedule and print or export its trace");
@@ -60,6 +62,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "rlab: " << e.what() << " (see rlab --help)\n";

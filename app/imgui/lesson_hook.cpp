@@ -14,8 +14,9 @@ LessonView& lesson_view() {
 }
 
 std::string open_lesson(const std::string& name, Schedule& schedule, int& step) {
-    const std::string dir = find_lessons_dir();
-    if (dir.empty()) return "--lesson " + name + ": no lessons folder found; set RLAB_LESSONS_DIR";
+    const DataSearch found = search_lessons_dir();
+    const std::string& dir = found.found;
+    if (dir.empty()) return "--lesson " + name + ": " + found.not_found("lessons folder");
     std::vector<LessonError> errors;
     auto lesson = load_lesson_file(dir + "/" + name + ".toml", errors);
     if (!lesson) return "--lesson " + name + ": " + (errors.empty() ? "cannot load" : errors.front().str());

@@ -20,6 +20,7 @@
 #include "app/render/offscreen.h"
 #include "app/render/renderer.h"
 #include "core/emulator.h"
+#include "core/version.h"
 
 namespace {
 
@@ -86,10 +87,11 @@ int main(int argc, char** argv) {
     app.add_option("--zoom", o.zoom, "fit (the whole grid) | lane (one lane fills the canvas)")->capture_default_str();
     app.add_option("--bench-file,--timings", o.bench_file,
                    "bench results JSON (`rlab bench --json`) for the timings panel (default: $RLAB_BENCH_FILE, else the "
-                   "newest docs/bench/*.json)");
+                   "newest docs/bench/*.json installed next to the program or in the source tree)");
     app.add_flag("--play", o.play, "start playing");
     app.add_flag("--numerics", o.numerics, "open the numerics comparison in the canvas's place (N toggles it)");
     app.add_flag("--enlarge-timings", o.enlarge_timings, "show the timings panel in the canvas's place (for screenshots)");
+    app.set_version_flag("--version", rl::version_line("reduction-lab"));
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -142,9 +142,10 @@ void Classroom::scan_lessons() {
     lessons.clear();
     lessons_note.clear();
 #ifdef RLAB_HAVE_LESSONS
-    const std::string dir = find_lessons_dir();
+    const DataSearch found = search_lessons_dir();
+    const std::string& dir = found.found;
     if (dir.empty()) {
-        lessons_note = "No lessons folder found (set RLAB_LESSONS_DIR).";
+        lessons_note = found.not_found("lessons folder");
         return;
     }
     LessonSet set = load_lessons(dir);
@@ -159,8 +160,9 @@ void Classroom::scan_lessons() {
 
 std::string Classroom::open_lesson(const std::string& name) {
 #ifdef RLAB_HAVE_LESSONS
-    const std::string dir = find_lessons_dir();
-    if (dir.empty()) return "--lesson " + name + ": no lessons folder found (set RLAB_LESSONS_DIR)";
+    const DataSearch found = search_lessons_dir();
+    const std::string& dir = found.found;
+    if (dir.empty()) return "--lesson " + name + ": " + found.not_found("lessons folder");
     std::vector<LessonError> errors;
     std::optional<Lesson> l = load_lesson_file(dir + "/" + name + ".toml", errors);
     if (!l) {

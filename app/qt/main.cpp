@@ -14,6 +14,7 @@
 #include "app/qt/exporter.h"
 #include "app/qt/main_window.h"
 #include "app/render/frame_stats.h"
+#include "core/version.h"
 
 namespace {
 
@@ -47,13 +48,14 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--bench-file", o.bench_file,
                    "bench results JSON (`rlab bench --json`) for the timings dock (default: $RLAB_BENCH_FILE, else the "
-                   "newest docs/bench/*.json)");
+                   "newest docs/bench/*.json installed next to the program or in the source tree)");
     app.add_flag("--numerics", o.numerics, "show the numerics dock (the comparison of orders; N toggles it)");
     app.add_flag("--depth-log", o.depth_log, "start the depth chart on a log scale (at large n serial dwarfs the tree)");
     app.add_flag("--timings-tab", o.timings_tab, "bring the measured-timings dock to the front (for screenshots)");
     app.add_option("--export-pdf", o.export_pdf, "write the lesson (or the schedule's steps) as a PDF handout and exit");
     app.add_flag("--presenter", o.presenter, "full screen, large type, high contrast (F5 toggles)");
     app.add_option("--theme", o.theme, "dark|light (default: the remembered one)");
+    app.set_version_flag("--version", rl::version_line("reduction-lab-qt"));
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
