@@ -67,8 +67,10 @@ check_installed() {
     done
 
     # Man pages: clean roff, and every flag of the program's --help is in its page.
-    for page in "$p"/share/man/man1/*.1*; do
-        local prog; prog=$(basename "$page"); prog=${prog%%.1*}
+    for prog in rlab reduction-lab reduction-lab-qt; do
+        [ -x "$p/bin/$prog" ] || continue
+        local page; page=$(compgen -G "$p/share/man/man1/$prog.1*" | head -n 1)
+        [ -n "$page" ] || { fail "no man page for $prog in $p/share/man/man1"; continue; }
         zcat -f "$page" >"$tmp/page.1"
         groff -k -man -ww -z "$tmp/page.1" 2>"$tmp/groff" && [ ! -s "$tmp/groff" ] || fail "$page: groff warns: $(head -3 "$tmp/groff")"
         "$p/bin/$prog" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u >"$tmp/flags"
@@ -80,12 +82,18 @@ check_installed() {
         fail "bash completion: $(cat "$tmp/out")"
 
     if [ "$gui" = 1 ]; then
-        [ "$(ls "$p"/share/applications/*.desktop | wc -l)" = 2 ] || fail "expected 2 .desktop files in $p/share/applications"
-        desktop-file-validate "$p"/share/applications/*.desktop >"$tmp/out" 2>&1 || fail "desktop-file-validate: $(cat "$tmp/out")"
+        local ids="org.reductionlab.Classroom org.reductionlab.LabBench" desktops="" metainfos="" id
+        for id in $ids; do
+            desktops+=" $p/share/applications/$id.desktop"
+            metainfos+=" $p/share/metainfo/$id.metainfo.xml"
+        done
+        # shellcheck disable=SC2086
+        desktop-file-validate $desktops >"$tmp/out" 2>&1 || fail "desktop-file-validate: $(cat "$tmp/out")"
         grep -q "error" "$tmp/out" && fail "desktop-file-validate: $(cat "$tmp/out")"
-        grep -q '^Exec=reduction-lab-qt %f' "$p"/share/applications/*Classroom.desktop || fail "the classroom entry opens no file"
-        appstreamcli validate --no-net "$p"/share/metainfo/*.metainfo.xml >"$tmp/out" 2>&1 ||
-            fail "appstreamcli validate: $(cat "$tmp/out")"
+        grep -q '^Exec=reduction-lab-qt %f' "$p/share/applications/org.reductionlab.Classroom.desktop" ||
+            fail "the classroom entry opens no file"
+        # shellcheck disable=SC2086
+        appstreamcli validate --no-net $metainfos >"$tmp/out" 2>&1 || fail "appstreamcli validate: $(cat "$tmp/out")"
         for s in scalable/apps/reduction-lab.svg 48x48/apps/reduction-lab.png 256x256/apps/reduction-lab.png; do
             [ -s "$p/share/icons/hicolor/$s" ] || fail "icon $s is not installed"
         done
