@@ -4,9 +4,13 @@
 #include <iostream>
 
 #include "app/cli/bench_command.h"
-#include "app/cli/commands.h"
+#include "app/cli/check_command.h"
+#include "app/cli/depth_command.h"
+#include "app/cli/eight_threads.h"
+#include "app/cli/import_command.h"
 #include "app/cli/lessons_command.h"
 #include "app/cli/numerics_command.h"
+#include "app/cli/trace_command.h"
 #ifdef RLAB_HAVE_RENDER
 #include "app/cli/render_command.h"
 #endif
@@ -20,28 +24,14 @@ int main(int argc, char** argv) {
     app.set_help_all_flag("--help-all", "help for every command");
     app.set_version_flag("--version", rl::version_line("rlab"));
 
-    TraceArgs trace_args, depth_args, check_args;
-    auto* trace = app.add_subcommand("trace", "run a schedule and print or export its trace");
-    add_schedule_options(*trace, trace_args.schedule);
-    trace->add_option("--backend", trace_args.backend, "auto|cpu|cuda (auto: the GPU when one is usable)")->capture_default_str();
-    trace->add_option("--format", trace_args.format, "text (the board), json, or chrome (Perfetto / chrome://tracing)")->capture_default_str();
-    trace->add_option("-o,--output", trace_args.output, "write to FILE instead of standard output");
-
-    auto* depth = app.add_subcommand("depth", "serial chain vs ideal tree vs this schedule's span, per scope");
-    add_schedule_options(*depth, depth_args.schedule);
-    depth->add_option("--backend", depth_args.backend, "auto|cpu|cuda")->capture_default_str();
-
-    auto* check = app.add_subcommand("check", "list hazards in plain language; exit 1 when there are any");
-    add_schedule_options(*check, check_args.schedule);
-    check->add_option("--backend", check_args.backend, "auto|cpu|cuda")->capture_default_str();
-    check->add_option("--runs", check_args.runs, "run K times and count the wrong results (races show on a GPU)");
-    check->add_option("--race-delay", check_args.race_delay_ns,
-                      "GPU race amplifier: producer warps sleep NS nanoseconds before their shared stores");
-    trace->add_option("--race-delay", trace_args.race_delay_ns, "GPU race amplifier (nanoseconds)");
-
+    TraceArgs trace_args;
+    auto* trace = add_trace_command(app, trace_args);
+    RunArgs depth_args;
+    auto* depth = add_depth_command(app, depth_args);
+    CheckArgs check_args;
+    auto* check = add_check_command(app, check_args);
     std::string import_file;
-    auto* import = app.add_subcommand("import", "validate a trace JSON file and print its summary");
-    import->add_option("FILE", import_file, "trace JSON written by rlab trace --format json")->required();
+    auto* import = add_import_command(app, import_file);
 
     BenchArgs bench_args;
     auto* bench = add_bench_command(app, bench_args);

@@ -23,7 +23,8 @@ QStringList shortcut_lines(const QWidget* w) {
         if (a->shortcuts().isEmpty()) continue;
         QString what = a->text().remove('&');
         what.remove(QRegularExpression(" \\([^)]*\\)$"));  // "Presenter (F5)": the key is in its own column
-        what.remove(QStringLiteral("…"));
+        what.remove(QRegularExpression(QStringLiteral("[…◀▶⏸|]")));  // the toolbar's arrows: the words remain
+        what = what.trimmed();
         if (what.isEmpty()) what = a->toolTip();
         if (what.isEmpty()) continue;
         QStringList keys;
@@ -47,12 +48,10 @@ QString about_text() {
         .arg(QString::fromUtf8(rl::version()), QString::fromUtf8(qVersion()));
 }
 
-namespace {
-
-void show_shortcuts(QMainWindow* w) {
-    QDialog d(w);
-    d.setWindowTitle("Keyboard shortcuts");
-    auto* table = new QTableWidget(&d);
+QDialog* shortcuts_dialog(QMainWindow* w) {
+    auto* d = new QDialog(w);
+    d->setWindowTitle("Keyboard shortcuts");
+    auto* table = new QTableWidget(d);
     const QStringList lines = shortcut_lines(w);
     table->setColumnCount(2);
     table->setRowCount(int(lines.size()));
@@ -65,20 +64,22 @@ void show_shortcuts(QMainWindow* w) {
     table->verticalHeader()->hide();
     table->horizontalHeader()->setStretchLastSection(true);
     table->resizeColumnsToContents();
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &d);
-    QObject::connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
-    auto* layout = new QVBoxLayout(&d);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, d);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, d, &QDialog::reject);
+    auto* layout = new QVBoxLayout(d);
     layout->addWidget(table);
     layout->addWidget(buttons);
-    d.resize(520, 560);
-    d.exec();
+    d->resize(560, 600);
+    return d;
 }
-
-}  // namespace
 
 void add_help_menu(QMainWindow* w) {
     QMenu* help = w->menuBar()->addMenu("&Help");
-    QAction* keys = help->addAction("&Keyboard shortcuts", w, [w] { show_shortcuts(w); });
+    QAction* keys = help->addAction("&Keyboard shortcuts", w, [w] {
+        QDialog* d = shortcuts_dialog(w);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->exec();
+    });
     keys->setShortcut(QKeySequence::HelpContents);  // F1
     w->addAction(keys);                               // F1 also works with the menu bar hidden (presenter mode)
     help->addAction("&About Reduction Lab Classroom", w,

@@ -495,7 +495,6 @@ struct Builder {
                                    BoxRole::LabelBack, 1, kNoEvent, 1});
         s.overlay_texts.push_back({10.0f * fs, v.header() * 0.5f, 13.0f * fs, P.text_dim, "step", Align::Left, kNoEvent});
         const int every = std::max(1, int(std::ceil(15.0f * fs / v.row_h)));
-        static const char* kScope[4] = {"thread", "warp", "block", "grid"};
         for (size_t ri = 0; ri < l.rows.size(); ++ri) {
             const float y = row_y(int(ri));
             if (y + v.row_h < v.header() || y > v.height) continue;
@@ -515,7 +514,7 @@ struct Builder {
             if (r.has_hazard)
                 s.overlay_texts.push_back({g - 12.0f * fs, cy, ts, P.hazard, "!", Align::Center, kNoEvent});
             if (two_lines) {
-                std::string sub = kScope[size_t(r.scope)];
+                std::string sub(to_string(r.scope));
                 if (!r.mask_events.empty()) {
                     char buf[40];
                     snprintf(buf, sizeof buf, "  mask 0x%08x%s", r.mask, r.mixed_masks ? "…" : "");

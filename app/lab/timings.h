@@ -1,5 +1,5 @@
-// app/imgui/timings.h — which bench results the timings views show: a recorded file or a fresh measurement.
-// No ImGui here: the classroom (app/qt) shares it. Parsing and analysis are core/bench_report's.
+// app/lab/timings.h — which bench results the timings views show: a recorded file or a fresh measurement.
+// Parsing and analysis are core/bench_report's.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
-// app/imgui/timings.cpp — finds and loads recorded bench results (core/bench_report), labels them for the views.
-#include "app/imgui/timings.h"
+// app/lab/timings.cpp — finds and loads recorded bench results (core/bench_report), labels them for the views.
+#include "app/lab/timings.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,0 +1,16 @@
+// app/cli/check_command.h — `rlab check`: hazards in plain language; exit 1 when there are any.
+#pragma once
+#include <cstdint>
+#include "app/cli/schedule_run.h"
+
+namespace rl::cli {
+
+struct CheckArgs {
+    RunArgs run;
+    uint32_t runs = 1;  // run this many times and count wrong results
+};
+
+CLI::App* add_check_command(CLI::App& app, CheckArgs& args);
+int run_check(const CheckArgs& args);  // 0 clean, 1 hazards or a wrong result, 2 bad input
+
+}  // namespace rl::cli
