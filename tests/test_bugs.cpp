@@ -6,8 +6,10 @@
 
 #include "core/analysis.h"
 #include "core/emulator.h"
+#include "support/helpers.h"
 
 using namespace rl;
+using rl::test::with;
 
 namespace {
 
@@ -34,14 +36,6 @@ std::vector<const Hazard*> of_kind(const Trace& t, HazardKind k) {
     for (const Hazard& h : t.hazards)
         if (h.kind == k) out.push_back(&h);
     return out;
-}
-
-Schedule with(uint64_t n, uint32_t block) {
-    Schedule s;
-    s.n = n;
-    s.block = block;
-    s.input.kind = InputKind::Uniform;
-    return s;
 }
 
 void check_clean_off(const Case& c) {
