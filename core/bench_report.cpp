@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "core/emulator.h"  // rl::Error
+#include "core/error.h"
 
 namespace rl {
 namespace {

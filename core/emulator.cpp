@@ -2,7 +2,11 @@
 //
 // Sections: 1. per-run state and event emission   2. shared memory with a happens-before check
 //           3. thread stage   4. warp stage (shuffles, shared-memory trees)   5. block stage
-//           6. grid stage and the finishing block   7. atomics in order   8. hazards and entry points
+//           6. grid stage and the finishing block   7. atomics in order   8. entry points
+//
+// The emulator records what happens, bugs included (a stale read under a legal warp order, lanes
+// that skip a shuffle, a missing fence), and reports no hazard itself: emulate() ends with the
+// checker (core/checker.h), which finds them from the events as it does for GPU traces.
 //
 // The kernels in cuda/ follow the same plan: the same steps, the same events, the same combine
 // order, so a GPU trace and an emulator trace of one schedule compare event for event.
@@ -14,13 +18,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/checker.h"
 #include "core/exact_sum.h"
 
 namespace rl {
 namespace {
-
-constexpr uint64_t kPoisonBits = 0xdeadbeefdeadbeefull;  // what an undefined value holds here
-constexpr uint8_t kTaint = kUndefined | kStale | kOrderViolated;
 
 // Reserves the event buffer and asks for transparent huge pages on it: first-touch page faults
 // otherwise cost a third of the emulator's time on these virtual machines.
@@ -69,7 +71,6 @@ public:
         barrier_broken_ = s.has(Bug::MissingBarrier) || s.has(Bug::DivergentBarrier);
         V zero = unpack_value<V>(0);
         identity_ = s.has(Bug::WrongIdentity) ? zero : OpT::identity();
-        wrong_identity_ = s.has(Bug::WrongIdentity) && pack_value(identity_) != pack_value(OpT::identity());
         poison_ = unpack_value<V>(kPoisonBits);
     }
 
@@ -94,8 +95,10 @@ public:
                 continue;
             }
             t_.scope_start[1] = step_;
+            in_warp_stage_ = true;
             for (uint32_t w = 0; w < W; ++w) warp_reduce(w, std::min(32u, B_ - 32 * w), std::min(32u, B_), true);
             step_ += warp_stage_steps(std::min(32u, B_), true);
+            in_warp_stage_ = false;
             t_.scope_start[2] = step_;
             block_stage(W);
             t_.scope_start[3] = step_;
@@ -110,8 +113,6 @@ public:
         grid_step_ = step_;
         finish_grid();
         order_atomics();
-        group_hazards();
-        report_order_violations();
         t_.step_count = uint16_t(max_step_ + 1);
     }
 
@@ -126,7 +127,7 @@ private:
     WarpStage warp_{};
     Assign assign_{};
     GridStage gstage_{};
-    bool shuffle_ = false, unbounded_ = false, barrier_broken_ = false, wrong_identity_ = false;
+    bool shuffle_ = false, unbounded_ = false, barrier_broken_ = false;
     V identity_{}, poison_{};
 
     uint32_t block_ = 0;
@@ -146,6 +147,8 @@ private:
     std::vector<uint32_t> depth_;
     std::vector<uint64_t> count_;
     std::vector<uint32_t> atomic_operand_flags_;
+    std::vector<uint8_t> has_;       // threads of the current block that loaded an element
+    bool in_warp_stage_ = false;     // the first pass's warp stage (where divergent-shuffle applies)
 
     uint32_t emit(EventKind kind, uint32_t thread, uint32_t detail, uint32_t aux, uint32_t d0, uint32_t d1,
                   const V& v, uint8_t fl) {
@@ -165,19 +168,12 @@ private:
         return uint32_t(t_.events.size() - 1);
     }
 
-    void hazard(HazardKind kind, uint32_t ev, uint32_t thread, uint32_t lanes, std::string what) {
-        t_.events[ev].flags |= kHazard;
-        t_.hazards.push_back({kind, ev, block_, thread / 32, lanes, std::move(what)});
-    }
-
     Val combine(uint32_t thread, const Val& a, const Val& b) { return combine_to(thread, a, b, OpT::combine(a.v, b.v)); }
 
     // A combine whose value the caller computed (the thread stage's f64 and Kahan accumulation,
     // where hidden state, not the two operands alone, decides the new value).
     Val combine_to(uint32_t thread, const Val& a, const Val& b, const V& r) {
-        uint8_t fl = uint8_t((a.fl | b.fl) & kTaint);
-        if ((a.fl & kIdentity) && (b.fl & kIdentity)) fl |= kIdentity;
-        if ((a.fl | b.fl) & kIdentity) fl |= kIdentityCombine;
+        uint8_t fl = combined_flags(a.fl, b.fl);
         if constexpr (std::is_same_v<OpT, WitnessOp>)
             if (OpT::violated(r)) fl |= kOrderViolated;
         return {r, emit(EventKind::Combine, thread, 0, 0, a.ev, b.ev, r, fl), fl};
@@ -187,15 +183,9 @@ private:
     Val identity_fill(uint32_t thread) {
         if (s_.has(Bug::UninitTail)) {
             uint32_t ev = emit(EventKind::IdentityFill, thread, 0, 0, kNoEvent, kNoEvent, poison_, kUndefined);
-            hazard(HazardKind::UninitialisedTail, ev, thread, 1u << (thread % 32),
-                   "thread " + std::to_string(thread) + " has no element and its register was never set to the identity");
             return {poison_, ev, kUndefined};
         }
         uint32_t ev = emit(EventKind::IdentityFill, thread, 0, 0, kNoEvent, kNoEvent, identity_, kIdentity);
-        if (wrong_identity_)
-            hazard(HazardKind::WrongIdentity, ev, thread, 1u << (thread % 32),
-                   "thread " + std::to_string(thread) + " has no element and takes 0, which is not the identity of " +
-                       std::string(to_string(s_.op)));
         return {identity_, ev, kIdentity};
     }
 
@@ -222,14 +212,11 @@ private:
     }
 
     // A load sees the latest store, unless (volatile-unroll) the writer's store of the previous level
-    // has not reached it yet: without __syncwarp nothing orders it. Races are reported either way.
+    // has not reached it yet: without __syncwarp nothing orders it, so that is a legal order to pick.
     Val read_slot(uint32_t slot, uint32_t thread, uint32_t level = 0, bool lagging = false) {
         Slot& sl = smem_[slot];
         if (!sl.written) {
             uint32_t ev = emit(EventKind::SharedLoad, thread, slot, 0, kNoEvent, kNoEvent, poison_, kUndefined | kStale);
-            hazard(HazardKind::SharedMemoryRace, ev, thread, 1u << (thread % 32),
-                   "thread " + std::to_string(thread) + " reads shared slot " + std::to_string(slot) +
-                       " before any thread stored to it: nothing made it wait for the producer");
             return {poison_, ev, uint8_t(kUndefined | kStale)};
         }
         bool same_warp = sl.writer / 32 == thread / 32;
@@ -247,15 +234,6 @@ private:
         }
         uint8_t fl = uint8_t(got.fl | extra);
         uint32_t ev = emit(EventKind::SharedLoad, thread, slot, 0, got.ev, kNoEvent, got.v, fl);
-        if (race) {
-            bool implicit = same_warp;
-            hazard(implicit ? HazardKind::ImplicitWarpSync : HazardKind::SharedMemoryRace, ev, thread,
-                   1u << (thread % 32),
-                   "thread " + std::to_string(thread) + " reads shared slot " + std::to_string(slot) + " written by thread " +
-                       std::to_string(sl.writer) + (implicit ? " of its own warp with no __syncwarp() between"
-                                                             : " of another warp with no __syncthreads() between") +
-                       (extra & kStale ? "; it saw the older value" : ""));
-        }
         return {got.v, ev, fl};
     }
 
@@ -263,12 +241,18 @@ private:
     // the sync after the first stores stands for the __syncthreads() that kernel keeps.
     void warp_sync(uint32_t w, bool between_levels) {
         if (between_levels && s_.has(Bug::VolatileUnroll)) return;
-        emit(EventKind::WarpSync, 32 * w, 0, 0, kNoEvent, kNoEvent, identity_, 0);
+        emit(EventKind::WarpSync, 32 * w, 0, lanes_of_warp(w), kNoEvent, kNoEvent, identity_, 0);
         ++warp_sync_[w];
     }
 
+    // The lanes of warp w that exist in the block now being run (barrier and __syncwarp lane masks).
+    uint32_t lanes_of_warp(uint32_t w) const {
+        const uint32_t n = uint32_t(reg_.size()) - std::min(uint32_t(reg_.size()), 32 * w);
+        return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+    }
+
     void block_barrier(uint32_t warps, bool honoured) {
-        for (uint32_t w = 0; w < warps; ++w) emit(EventKind::Barrier, 32 * w, 0, 0, kNoEvent, kNoEvent, identity_, 0);
+        for (uint32_t w = 0; w < warps; ++w) emit(EventKind::Barrier, 32 * w, 0, lanes_of_warp(w), kNoEvent, kNoEvent, identity_, 0);
         if (!honoured) return;
         ++block_sync_;
         for (auto& ws : warp_sync_) ++ws;
@@ -278,7 +262,8 @@ private:
     // item(tid, k, index) says whether thread tid has a k-th item and which input it is.
     template <class ItemFn>
     void thread_stage(uint32_t threads, ItemFn item) {
-        std::vector<uint8_t> has(threads, 0);
+        has_.assign(threads, 0);
+        std::vector<uint8_t>& has = has_;
         if (s_.accum == Accum::Kahan) kahan_.assign(threads, KahanState<A>{});
         if (s_.accum == Accum::F64) wide_.assign(threads, 0.0);
         if (s_.accum == Accum::Pairwise) {
@@ -362,7 +347,7 @@ private:
     // ---- 4. warp stage ----------------------------------------------------------------------
     // Steps a warp stage takes for the widest warp (`widest` lanes) of the block.
     uint16_t warp_stage_steps(uint32_t widest, bool first_pass_store) const {
-        if (shuffle_) return uint16_t(unbounded_ ? 5 : levels_for(widest));
+        if (shuffle_) return uint16_t(unbounded_ || divergent_shuffle() ? 5 : levels_for(widest));
         return uint16_t(levels_for(widest) + (first_pass_store ? 1 : 0));
     }
 
@@ -386,55 +371,51 @@ private:
         return lane < off;
     }
 
+    // divergent-shuffle: the first pass's warp reduction sits inside `if (i < n)`.
+    bool divergent_shuffle() const { return in_warp_stage_ && s_.has(Bug::DivergentShuffle); }
+
+    // Every lane that executes the call records its own Shuffle event, whether or not it uses the
+    // value: which lanes executed is what the mask rule is checked against.
     void shuffle_reduce(uint32_t w, uint32_t active, uint32_t widest) {
         const bool xor_ = warp_ == WarpStage::ShflXor;
         const bool ascending = warp_ == WarpStage::ShflDownAsc;
-        const uint32_t top = unbounded_ ? 16 : bit_floor_u32(widest > 1 ? widest - 1 : 0);
-        const uint32_t levels = unbounded_ ? 5 : levels_for(widest);
+        const bool divergent = divergent_shuffle();
+        const bool unbounded = unbounded_ || divergent;  // the loop combines in every lane at every level
+        const uint32_t top = unbounded ? 16 : bit_floor_u32(widest > 1 ? widest - 1 : 0);
+        const uint32_t levels = unbounded ? 5 : levels_for(widest);
         const uint32_t active_mask = active == 32 ? 0xffffffffu : (1u << active) - 1;
-        const uint32_t mask = s_.has(Bug::FullMaskPartialWarp) ? 0xffffffffu : active_mask;
+        const uint32_t mask = s_.has(Bug::FullMaskPartialWarp) || divergent ? 0xffffffffu : active_mask;
+        // The lanes that execute the shuffles: all participants, or (divergent-shuffle) those with an element.
+        uint32_t executing = active_mask;
+        if (divergent)
+            for (uint32_t l = 0; l < active; ++l)
+                if (!has_[32 * w + l]) executing &= ~(1u << l);
         const uint16_t base = step_;
-        const uint32_t my_top = unbounded_ ? 16 : bit_floor_u32(active > 1 ? active - 1 : 0);
+        const uint32_t my_top = unbounded ? 16 : bit_floor_u32(active > 1 ? active - 1 : 0);
         Val snap[32];
         for (uint32_t level = 0; level < levels; ++level) {
             uint32_t off = ascending ? (1u << level) : (top >> level);
-            if (!unbounded_ && off > my_top) continue;
+            if (!unbounded && off > my_top) continue;
             step_ = uint16_t(base + level);
             for (uint32_t l = 0; l < active; ++l) snap[l] = reg_[32 * w + l];
-            uint32_t bad_lanes = 0, first_ev = kNoEvent;
             for (uint32_t lane = 0; lane < active; ++lane) {
+                if (!(executing >> lane & 1u)) continue;
                 uint32_t src = xor_ ? (lane ^ off) : (lane + off);
-                if (!unbounded_ && !useful(lane, src, off, active, xor_, ascending)) continue;
                 Val got;
                 if (src >= 32) {
                     got = snap[lane];  // __shfl_down_sync past the warp returns the caller's own value
-                } else if (src >= active) {
-                    got = {poison_, kNoEvent, kUndefined};
-                    bad_lanes |= 1u << lane;
+                } else if (src >= active || !(executing >> src & 1u)) {
+                    got = {poison_, kNoEvent, kUndefined};  // that lane did not execute the call, or does not exist
                 } else {
                     got = snap[src];
                 }
                 uint32_t thread = 32 * w + lane;
                 uint32_t sev = emit(EventKind::Shuffle, thread, off | (std::min(src, 255u) << 8), mask, got.ev,
                                     kNoEvent, got.v, got.fl);
-                if (first_ev == kNoEvent) first_ev = sev;
+                if (!unbounded && !useful(lane, src, off, active, xor_, ascending)) continue;
                 Val shuffled{got.v, sev, got.fl};
                 bool other_first = xor_ && src < lane;  // keep lower lane ⊕ higher lane
                 reg_[thread] = other_first ? combine(thread, shuffled, snap[lane]) : combine(thread, snap[lane], shuffled);
-            }
-            if (first_ev != kNoEvent && s_.has(Bug::FullMaskPartialWarp) && active < 32)
-                hazard(HazardKind::MaskNamesInactiveLanes, first_ev, 32 * w, mask & ~active_mask,
-                       "__shfl_*_sync(0xffffffff) in warp " + std::to_string(w) + " names lanes " +
-                           std::to_string(active) + "-31, which do not execute it");
-            if (bad_lanes) {
-                uint32_t lane0 = uint32_t(std::countr_zero(bad_lanes));
-                uint32_t ev = first_ev;
-                for (uint32_t e = first_ev; e < t_.events.size(); ++e)
-                    if (t_.events[e].kind == EventKind::Shuffle && t_.events[e].lane() == lane0) { ev = e; break; }
-                hazard(HazardKind::ReadFromNonParticipatingLane, ev, 32 * w + lane0, bad_lanes,
-                       "offset " + std::to_string(off) + ": " + std::to_string(std::popcount(bad_lanes)) +
-                           " lane(s) of warp " + std::to_string(w) + " read a lane at or past " + std::to_string(active) +
-                           ", which holds no participating value: the result is undefined");
             }
         }
         step_ = base;
@@ -487,13 +468,9 @@ private:
         auto store_partials = [&](uint32_t from, uint32_t to) {
             for (uint32_t w = from; w < to; ++w) write_slot(partial_slot(w), 32 * w, reg_[32 * w]);
         };
+        // __syncthreads() inside `if (lane == 0)`: only lane 0 of each warp arrives (aux = 1).
         auto divergent_barrier = [&](uint32_t from, uint32_t to) {
-            for (uint32_t w = from; w < to; ++w) {
-                uint32_t ev = emit(EventKind::Barrier, 32 * w, 0, 0, kNoEvent, kNoEvent, identity_, 0);
-                hazard(HazardKind::DivergentBarrier, ev, 32 * w, 1u,
-                       "__syncthreads() inside `if (lane == 0)`: lanes 1-31 of warp " + std::to_string(w) +
-                           " skip it, so it does not order the partial stores before the loads");
-            }
+            for (uint32_t w = from; w < to; ++w) emit(EventKind::Barrier, 32 * w, 0, 1u, kNoEvent, kNoEvent, identity_, 0);
         };
         auto late_writers = [&]() {
             if (!barrier_broken_) return;
@@ -570,6 +547,8 @@ private:
         ++step_;
         if (gstage_ == GridStage::LastBlock) {
             uint32_t ticket = opt_.tickets.empty() ? block_ : opt_.tickets.at(block_);
+            // __threadfence() makes the partial visible to every block before the ticket can be seen.
+            if (!s_.has(Bug::MissingThreadfence)) emit(EventKind::Fence, 0, 0, 0, kNoEvent, kNoEvent, identity_, 0);
             emit(EventKind::Ticket, 0, 0, ticket, ev, kNoEvent, partial.v, 0);
             ++step_;
         } else if (gstage_ == GridStage::Cooperative) {
@@ -602,11 +581,22 @@ private:
         const uint64_t Kp = (uint64_t(G_) + P - 1) / P;
         step_ = grid_step_;
         std::vector<uint8_t> has(P, 0);
+        // missing-threadfence: nothing orders a block's partial before its ticket, so a legal order is
+        // the one where the partial of the block that finished just before the last one (ticket G-2)
+        // is not visible yet when the last block reads it: it sees the slot's older contents.
+        uint64_t stale = G_;
+        if (s_.has(Bug::MissingThreadfence) && G_ >= 2) {
+            stale = G_ - 2;
+            if (!opt_.tickets.empty())
+                for (uint32_t b = 0; b < G_; ++b)
+                    if (opt_.tickets[b] == G_ - 2) stale = b;
+        }
         for (uint64_t k = 0; k < Kp; ++k) {
             for (uint32_t tid = 0; tid < P; ++tid) {
                 uint64_t idx = assign_ == Assign::Contiguous ? tid * Kp + k : tid + k * P;
                 if (idx >= G_) continue;
-                const Val& p = partial_[idx];
+                Val p = partial_[idx];
+                if (idx == stale) p = {poison_, kNoEvent, uint8_t(kUndefined | kStale)};
                 Val ld{p.v, emit(EventKind::PartialLoad, tid, uint32_t(k), uint32_t(idx), p.ev, kNoEvent, p.v, p.fl), p.fl};
                 reg_[tid] = has[tid] ? combine(tid, reg_[tid], ld) : ld;
                 has[tid] = 1;
@@ -656,9 +646,7 @@ private:
             V operand = unpack_value<V>(e.value);
             uint8_t ofl = e.flags;
             V r = OpT::combine(mem.v, operand);
-            uint8_t fl = uint8_t((mem.fl | ofl) & kTaint);
-            if ((mem.fl & kIdentity) && (ofl & kIdentity)) fl |= kIdentity;
-            if ((mem.fl | ofl) & kIdentity) fl |= kIdentityCombine;
+            uint8_t fl = combined_flags(mem.fl, ofl);
             if constexpr (std::is_same_v<OpT, WitnessOp>)
                 if (OpT::violated(r)) fl |= kOrderViolated;
             e.value = pack_value(r);
@@ -668,92 +656,8 @@ private:
             mem = {r, order[pos], fl};
         }
         t_.result_event = mem.ev;
-        const Event& first = t_.events[order[0]];
-        block_ = first.block;
-        if (wrong_identity_)
-            hazard(HazardKind::WrongIdentity, order[0], first.thread, 1u << first.lane(),
-                   "the output starts at 0, which is not the identity of " + std::string(to_string(s_.op)));
-        if (gstage_ == GridStage::AtomicElement)
-            hazard(HazardKind::AtomicContention, order[0], first.thread, 1u << first.lane(),
-                   std::to_string(order.size()) + " atomics, one per element, all to one address: they serialise");
-    }
-
-    // ---- 8. hazards -----------------------------------------------------------------------------
-    // One hazard per warp instruction: the same kind, warp and step across lanes becomes one entry
-    // with a lane mask (the events keep their own hazard flag).
-    void group_hazards() {
-        std::vector<Hazard> grouped;
-        for (Hazard& h : t_.hazards) {
-            if (!grouped.empty()) {
-                Hazard& g = grouped.back();
-                const Event &a = t_.events[g.event], &b = t_.events[h.event];
-                if (g.kind == h.kind && g.block == h.block && g.warp == h.warp && a.step == b.step && a.kind == b.kind &&
-                    (g.lanes & h.lanes) == 0) {
-                    g.lanes |= h.lanes;
-                    continue;
-                }
-            }
-            grouped.push_back(std::move(h));
-        }
-        for (Hazard& g : grouped) {
-            int n = std::popcount(g.lanes);
-            if (n > 1) g.what += " (and " + std::to_string(n - 1) + " more lane(s) of this warp at this step)";
-        }
-        t_.hazards = std::move(grouped);
-    }
-
-    // An order violation matters where it reaches the result: report the merges, in the result's
-    // dependency cone, that first broke left-to-right order.
-    void report_order_violations() {
-        if constexpr (std::is_same_v<OpT, WitnessOp>) {
-            if (t_.result_event == kNoEvent) return;
-            std::vector<uint8_t> seen(t_.events.size(), 0);
-            std::vector<uint32_t> stack{t_.result_event};
-            std::vector<uint32_t> sites;
-            while (!stack.empty()) {
-                uint32_t i = stack.back();
-                stack.pop_back();
-                if (i == kNoEvent || seen[i]) continue;
-                seen[i] = 1;
-                const Event& e = t_.events[i];
-                if (!(e.flags & kOrderViolated)) continue;
-                bool inherited = false;
-                for (uint32_t d : e.dep)
-                    if (d != kNoEvent && (t_.events[d].flags & kOrderViolated)) inherited = true;
-                if (!inherited && (e.kind == EventKind::Combine || e.kind == EventKind::Atomic)) sites.push_back(i);
-                for (uint32_t d : e.dep) stack.push_back(d);
-            }
-            // One hazard per warp instruction: the lanes that broke order at that step.
-            std::sort(sites.begin(), sites.end());
-            auto range = [&](uint32_t d) {
-                if (d == kNoEvent) return std::string("?");
-                auto w = unpack_value<WitnessValue>(t_.events[d].value);
-                if (w.lo == kWitnessViolated) return std::string("violated");
-                if (w.lo == kWitnessEmpty) return std::string("[]");
-                return "[" + std::to_string(w.lo) + ".." + std::to_string(w.hi) + "]";
-            };
-            for (size_t k = 0; k < sites.size();) {
-                const Event& e = t_.events[sites[k]];
-                uint32_t lanes = 0;
-                size_t j = k;
-                for (; j < sites.size(); ++j) {
-                    const Event& f = t_.events[sites[j]];
-                    if (f.block != e.block || f.step != e.step || f.warp() != e.warp() || f.kind != e.kind) break;
-                    lanes |= 1u << f.lane();
-                }
-                block_ = e.block;
-                std::string where = e.kind == EventKind::Atomic ? "atomic" : "merge";
-                hazard(HazardKind::OrderViolation, sites[k], e.thread, lanes,
-                       where + " of " + range(e.dep[0]) + " with " + range(e.dep[1]) +
-                           (j - k > 1 ? " (and " + std::to_string(j - k - 1) + " more lane(s) at this step)" : "") +
-                           " is out of left-to-right order; a non-commutative operator gives a different result");
-                for (size_t m = k + 1; m < j; ++m) t_.events[sites[m]].flags |= kHazard;
-                k = j;
-            }
-        }
     }
 };
-
 template <class OpT, class A>
 void run_with(const Schedule& s, const InputData& in, const EmulatorOptions& opt, Trace& t) {
     Emulator<OpT, A> e(s, in, opt, t);
@@ -808,15 +712,16 @@ uint64_t identity_bits(const Schedule& s) {
 
 TraceEstimate estimate_trace(const Schedule& s) {
     // An upper bound: loads and thread combines (2n), then per thread at most one identity fill and
-    // the warp stage's events (xor and the unbounded bug loops combine in every lane at every level),
-    // then the block stage per warp and the grid stage per block, and the finishing block likewise.
+    // the warp stage's events (every lane records each shuffle it executes, and xor and the unbounded
+    // loops combine in every lane at every level), then the block stage per warp and the grid stage per
+    // block (partial, fence, ticket), and the finishing block likewise.
     const uint64_t G = s.grid_size(), T = s.total_threads(), W = s.warps_per_block();
     const uint64_t P = std::min<uint64_t>(s.block, G);
-    const bool every_lane = s.effective_warp() == WarpStage::ShflXor || s.has(Bug::FullMaskPartialWarp) ||
-                            s.has(Bug::UnboundedSource);
+    const bool every_lane = s.effective_warp() == WarpStage::ShflDown || s.effective_warp() == WarpStage::ShflDownAsc ||
+                            s.effective_warp() == WarpStage::ShflXor;  // every lane records each shuffle it executes
     const uint64_t per_thread = every_lane ? 11 : 6;
     const uint64_t per_block = 12 * W + 8 * 6 + 8;
-    uint64_t events = 2 * s.n + per_thread * T + G * per_block + 2 * G + per_thread * P + per_block + 64;
+    uint64_t events = 2 * s.n + per_thread * T + G * per_block + 3 * G + per_thread * P + per_block + 64;
     uint64_t inputs = s.n <= kTraceInputsLimit ? s.n * sizeof(double) : 0;
     return {events, events * (sizeof(Event) + sizeof(EventTime)) + inputs};
 }
@@ -948,6 +853,7 @@ Trace emulate(const Schedule& s, const InputData& input, const EmulatorOptions& 
         case DType::I32: dispatch_op<int32_t>(s, input, options, t); break;
         default: dispatch_op<float>(s, input, options, t); break;
     }
+    attach_checked_hazards(t);  // hazards come from the rules alone, as for GPU traces
     if (t.result_event != kNoEvent) {
         t.result_value = t.events[t.result_event].value;
         t.result_flags = t.events[t.result_event].flags;

@@ -1,25 +1,12 @@
 // core/emulator.h — the CPU SIMT emulator: runs a schedule with real warp semantics into a Trace.
 #pragma once
-#include <stdexcept>
 #include <string>
 #include <vector>
+#include "core/error.h"
 #include "core/input.h"
 #include "core/trace.h"
 
 namespace rl {
-
-// Bad input that the caller should report as one line and exit 2.
-class Error : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-// A GPU kernel that never finishes (a deadlocking injected bug). Its context cannot free memory or
-// shut down normally any more, so whoever catches this reports it and ends the process (std::_Exit).
-class DeviceHung : public Error {
-public:
-    using Error::Error;
-};
 
 struct EmulatorOptions {
     // Orders the hardware decides, replayed from a GPU trace; empty means the emulator's own order

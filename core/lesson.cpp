@@ -167,10 +167,9 @@ struct Loader {
         }
         HazardKind hk;
         if (!parse_hazard_kind(e.hazard_kind, hk)) {
-            error(v.source(), "unknown hazard kind '" + e.hazard_kind +
-                                  "'; expected one of mask-names-inactive-lanes, read-from-non-participating-lane, "
-                                  "uninitialised-tail, wrong-identity, shared-memory-race, divergent-barrier, "
-                                  "order-violation, atomic-contention, implicit-warp-sync");
+            std::string kinds;
+            for (int k = 0; k < kHazardKindCount; ++k) kinds += (k ? ", " : "") + std::string(to_string(HazardKind(k)));
+            error(v.source(), "unknown hazard kind '" + e.hazard_kind + "'; expected one of " + kinds);
             return false;
         }
         e.written = e.key + " " + e.hazard_kind;

@@ -75,7 +75,7 @@ struct NumericsOptions {
 std::string numerics_supported(const Schedule& s);
 
 // The full comparison for one schedule and its input (the input from make_input when not given).
-// Throws rl::Error (core/emulator.h) when the schedule is invalid or not supported.
+// Throws rl::Error (core/error.h) when the schedule is invalid or not supported.
 NumericsReport compare_numerics(const Schedule& s, const NumericsOptions& options = {});
 NumericsReport compare_numerics(const Schedule& s, const InputData& input, const NumericsOptions& options = {});
 

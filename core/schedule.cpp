@@ -38,7 +38,8 @@ constexpr std::array<NameTable<Bug>, kBugCount> kBugs{{{Bug::FullMaskPartialWarp
     {Bug::WrongIdentity, "wrong-identity"}, {Bug::MissingBarrier, "missing-barrier"},
     {Bug::DivergentBarrier, "divergent-barrier"}, {Bug::GridStrideOrder, "grid-stride-order"},
     {Bug::DescendingOrder, "descending-order"}, {Bug::AtomicPerElement, "atomic-per-element"},
-    {Bug::VolatileUnroll, "volatile-unroll"}}};
+    {Bug::VolatileUnroll, "volatile-unroll"}, {Bug::DivergentShuffle, "divergent-shuffle"},
+    {Bug::MissingThreadfence, "missing-threadfence"}}};
 
 template <class E, size_t N> std::string_view name_of(const std::array<NameTable<E>, N>& t, E v) {
     for (const auto& e : t)
@@ -204,6 +205,15 @@ std::string validate(const Schedule& s) {
                " is a shuffle bug: use --warp shfl-down, shfl-down-asc or shfl-xor";
     if (s.has(Bug::FullMaskPartialWarp) && s.has(Bug::UnboundedSource))
         return "--bug full-mask-partial-warp and unbounded-source are two versions of one shuffle loop: pick one";
+    if (s.has(Bug::DivergentShuffle) && !shuffle)
+        return "--bug divergent-shuffle is a shuffle bug: use --warp shfl-down, shfl-down-asc or shfl-xor";
+    if (s.has(Bug::DivergentShuffle) && (s.has(Bug::FullMaskPartialWarp) || s.has(Bug::UnboundedSource)))
+        return "--bug divergent-shuffle, full-mask-partial-warp and unbounded-source are versions of one shuffle loop: pick one";
+    if (s.has(Bug::DivergentShuffle) && s.effective_grid_stage() == GridStage::AtomicElement)
+        return "--bug divergent-shuffle needs a warp stage: with one atomic per element there is none; use another --grid-stage";
+    if (s.has(Bug::MissingThreadfence) && (s.effective_grid_stage() != GridStage::LastBlock || s.grid_size() < 2))
+        return "--bug missing-threadfence leaves out the fence of the last-block pattern: use --grid-stage last-block "
+               "with at least 2 blocks (--grid 2 or more)";
     if (s.has(Bug::VolatileUnroll) && shuffle)
         return "--bug volatile-unroll is a shared-memory bug: use --warp smem-divergent, smem-strided or smem-sequential";
     if ((s.has(Bug::MissingBarrier) || s.has(Bug::DivergentBarrier)) && s.block <= 32)

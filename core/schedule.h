@@ -29,8 +29,11 @@ enum class Bug : uint16_t {
     DescendingOrder = 1 << 7,
     AtomicPerElement = 1 << 8,
     VolatileUnroll = 1 << 9,
+    DivergentShuffle = 1 << 10,    // the warp reduction inside `if (i < n)`: lanes without an element skip
+                                   // the shuffles that the full mask names
+    MissingThreadfence = 1 << 11,  // last-block without __threadfence() between partial store and ticket
 };
-constexpr int kBugCount = 10;
+constexpr int kBugCount = 12;
 
 struct InputSpec {
     InputKind kind = InputKind::Iota;

@@ -10,17 +10,19 @@ namespace {
 
 constexpr std::array<std::string_view, kEventKindCount> kKindNames{"load", "identity-fill", "combine", "shuffle",
     "shared-store", "shared-load", "barrier", "warp-sync", "block-partial", "atomic", "ticket", "grid-sync",
-    "partial-load", "final-store"};
+    "partial-load", "final-store", "fence"};
 
-constexpr std::array<std::string_view, 9> kHazardNames{"mask-names-inactive-lanes", "read-from-non-participating-lane",
-    "uninitialised-tail", "wrong-identity", "shared-memory-race", "divergent-barrier", "order-violation",
-    "atomic-contention", "implicit-warp-sync"};
+constexpr std::array<std::string_view, kHazardKindCount> kHazardNames{"mask-names-inactive-lanes",
+    "read-from-non-participating-lane", "uninitialised-tail", "wrong-identity", "shared-memory-race", "divergent-barrier",
+    "order-violation", "atomic-contention", "implicit-warp-sync", "missing-threadfence", "stale-partial-read",
+    "shared-slot-never-written"};
 
-constexpr std::array<std::string_view, 9> kRules{
+constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "Every non-exited lane named in a __shfl_*_sync mask must execute that same call with the same mask "
-    "(CUDA Programming Guide, warp shuffle functions).",
-    "A shuffle that reads a lane which is inactive or not named in the mask returns an undefined value; "
-    "the mask does not make that read valid.",
+    "(CUDA Programming Guide, warp shuffle functions). Lanes never launched count as exited, so naming them "
+    "breaks no rule; lanes that exist and skip the call (a shuffle inside if (i < n)) break it.",
+    "A shuffle that reads a lane which did not execute the call (never launched, exited, or skipped it) or is "
+    "not named in the mask returns an undefined value; the mask does not make that read valid.",
     "A register that is never assigned holds an unspecified value; lanes without input must hold the operator's identity.",
     "The identity e must satisfy e ⊕ a = a for every a: 0 is no identity for max over negative values or for product.",
     "A shared-memory load in one warp is ordered after a store in another only through __syncthreads() "
@@ -30,7 +32,13 @@ constexpr std::array<std::string_view, 9> kRules{
     "ranges in their original left-to-right order.",
     "Atomics to one address are serialised by the memory system: correct, but each waits for the previous one.",
     "Since Volta, lanes of a warp are scheduled independently: warp-synchronous shared-memory code needs "
-    "__syncwarp() (or shuffles) between dependent steps; volatile is not enough."};
+    "__syncwarp() (or shuffles) between dependent steps; volatile is not enough.",
+    "A block's result becomes visible to another block only in order: store it, __threadfence(), then signal "
+    "(the ticket atomic); without the fence the last block may see the ticket before the partial.",
+    "A block partial read by the finishing block must be the one its block stored; a read that ran ahead of "
+    "that store's visibility returns a stale value.",
+    "Shared memory is not initialised at launch: a load of a slot that no thread of the block stored in this "
+    "launch returns an unspecified value."};
 
 constexpr std::array<std::string_view, 4> kScopeNames{"thread", "warp", "block", "grid"};
 
@@ -137,7 +145,8 @@ std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shu
     if (has(EventKind::WarpSync)) return "__syncwarp()";
     if (has(EventKind::Atomic)) return "atomic";
     if (has(EventKind::BlockPartial)) return "block partial out";
-    if (has(EventKind::Ticket)) return "last-block ticket";
+    if (has(EventKind::Ticket)) return has(EventKind::Fence) ? "__threadfence(), ticket" : "last-block ticket";
+    if (has(EventKind::Fence)) return "__threadfence()";
     if (has(EventKind::GridSync)) return "grid.sync()";
     if (has(EventKind::FinalStore)) return "final store";
     if (has(EventKind::IdentityFill)) return "identity fill";

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "core/event_flags.h"
 #include "core/schedule.h"
 
 namespace rl {
@@ -13,29 +14,24 @@ enum class EventKind : uint8_t {
     Load,          // thread loads one input element (aux = element index, detail = item k)
     IdentityFill,  // thread without elements takes the identity (or, buggy, an uninitialised register)
     Combine,       // value = op(dep[0], dep[1])
-    Shuffle,       // value read from another lane (aux = mask, detail = offset | source lane << 8)
+    Shuffle,       // value read from another lane (aux = mask, detail = offset | source lane << 8); every lane
+                   // that executes the call emits one, whether or not it uses the value
+                   // (which lanes executed is read from these events)
     SharedStore,   // detail = shared-memory slot
-    SharedLoad,    // detail = slot; dep[0] = the store whose value was read (none when uninitialised)
-    Barrier,       // __syncthreads arrival, one per warp (thread = the warp's first lane)
-    WarpSync,      // __syncwarp between shared-memory levels, one per warp
+    SharedLoad,    // detail = slot; dep[0] = the store whose value was read (none when it saw no store)
+    Barrier,       // __syncthreads arrival, one per warp (thread = the warp's first lane; aux = the lanes of
+                   // that warp that arrive; 0, in traces written before aux was kept, means all of them)
+    WarpSync,      // __syncwarp between shared-memory levels, one per warp (aux = the lanes it names; 0 = all)
     BlockPartial,  // the block's result written to global memory
     Atomic,        // value = memory after op(old, dep[1]); dep[0] = the atomic it followed; aux = position
     Ticket,        // last-block-done counter increment; aux = ticket drawn
     GridSync,      // cooperative grid.sync() arrival, one per block
-    PartialLoad,   // the finishing stage loads a block partial (aux = block index)
+    PartialLoad,   // the finishing stage loads a block partial (aux = block index; dep[0] = the BlockPartial
+                   // whose value it saw, none when it saw an older value of that global slot)
     FinalStore,    // the reduction's result written
+    Fence,         // __threadfence() by one thread (last-block: after the block partial, before the ticket)
 };
-constexpr int kEventKindCount = 14;
-
-enum EventFlag : uint8_t {
-    kUndefined = 1 << 0,        // the value is undefined by the CUDA rules (taint propagates)
-    kIdentity = 1 << 1,         // the value holds no input: identity only
-    kStale = 1 << 2,            // read a value older than the one the program meant (race)
-    kOrderViolated = 1 << 3,    // a non-commutative merge out of left-to-right order happened in its cone
-    kHazard = 1 << 4,           // a hazard is reported at this event
-    kIdentityCombine = 1 << 5,  // a combine with an identity-only operand (not counted as work)
-    kFinisher = 1 << 6,         // belongs to the grid's finishing stage (second launch, last block, block 0)
-};
+constexpr int kEventKindCount = 15;
 
 constexpr uint32_t kNoEvent = 0xffffffffu;
 
@@ -74,7 +70,11 @@ enum class HazardKind : uint8_t {
     OrderViolation,
     AtomicContention,
     ImplicitWarpSync,
+    MissingThreadfence,    // a block partial not ordered before the ticket atomic by __threadfence()
+    StalePartialRead,      // the finishing block read a block partial before its store was visible
+    SharedSlotNeverWritten,  // a shared-memory load of a slot no thread of the block stored in this launch
 };
+constexpr int kHazardKindCount = 12;
 
 struct Hazard {
     HazardKind kind;

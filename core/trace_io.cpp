@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "core/emulator.h"
+#include "core/error.h"
 
 namespace rl {
 namespace {
@@ -179,6 +179,17 @@ Schedule parse_schedule(const json& j) {
 
 }  // namespace
 
+// The hazards as the trace format lists them (also `rlab check --format json`).
+static json hazards_json(const Trace& t) {
+    json hz = json::array();
+    for (const Hazard& h : t.hazards)
+        hz.push_back({{"kind", to_string(h.kind)}, {"event", h.event}, {"block", h.block}, {"warp", h.warp},
+                      {"lanes", hex32(h.lanes)}, {"what", h.what}, {"rule", rule_of(h.kind)}});
+    return hz;
+}
+
+void write_hazards_json(std::ostream& out, const Trace& t) { out << json{{"hazards", hazards_json(t)}}.dump(1) << "\n"; }
+
 void write_trace_json(std::ostream& out, const Trace& t) {
     const Analysis a = analyze(t);
     json head;
@@ -217,11 +228,7 @@ void write_trace_json(std::ostream& out, const Trace& t) {
     an["serial_depth"] = a.serial_depth;
     an["tree_depth"] = a.tree_depth;
     head["analysis"] = an;
-    json hz = json::array();
-    for (const Hazard& h : t.hazards)
-        hz.push_back({{"kind", to_string(h.kind)}, {"event", h.event}, {"block", h.block}, {"warp", h.warp},
-                      {"lanes", hex32(h.lanes)}, {"what", h.what}, {"rule", rule_of(h.kind)}});
-    head["hazards"] = hz;
+    head["hazards"] = hazards_json(t);
 
     // Events are streamed one per line so that large traces need no document tree in memory.
     std::string text = head.dump(1);

@@ -13,6 +13,8 @@ constexpr int kTraceJsonVersion = 1;
 void write_trace_json(std::ostream& out, const Trace& t);
 // Reads a trace JSON document; throws rl::Error with a one-line reason on anything malformed.
 Trace read_trace_json(std::istream& in);
+// {"hazards": [...]}: the trace's hazards as the trace format lists them.
+void write_hazards_json(std::ostream& out, const Trace& t);
 // Chrome Trace Event Format: a track per warp (pid block, tid warp), flow arrows for shuffles.
 void write_chrome_trace(std::ostream& out, const Trace& t);
 

@@ -23,7 +23,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
 
-#include "core/emulator.h"  // rl::Error
+#include "cuda/cuda_check.h"
 #include "core/schedule.h"
 #include "cuda/bench_api.h"
 #include "cuda/fast_reduce.h"
@@ -31,11 +31,6 @@
 
 namespace rl::cuda {
 namespace {
-
-void check(cudaError_t err, const char* call) {
-    if (err != cudaSuccess) throw Error(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
-}
-#define RL_CUDA(call) check((call), #call)
 
 struct DeviceMemory {
     void* ptr = nullptr;

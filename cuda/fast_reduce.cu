@@ -5,17 +5,12 @@
 #include <cstring>
 #include <string>
 
-#include "core/emulator.h"  // rl::Error
+#include "cuda/cuda_check.h"
 #include "cuda/fast_reduce.cuh"
 #include "cuda/fast_reduce.h"
 
 namespace rl::cuda {
 namespace {
-
-void check(cudaError_t err, const char* call) {
-    if (err != cudaSuccess) throw Error(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
-}
-#define RL_CUDA(call) check((call), #call)
 
 using KernelFn = void (*)(const void*, uint64_t, void*, void*, void*);
 

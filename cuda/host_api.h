@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "core/gpu_trace.h"
 #include "core/input.h"
 #include "core/trace.h"
 
@@ -56,8 +57,9 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// The hardware-decided orders found in a GPU trace, to replay the emulator in the same order.
-std::vector<uint32_t> atomic_positions_of(const Trace& gpu);
-std::vector<uint32_t> tickets_of(const Trace& gpu);
+// The hardware-decided orders found in a GPU trace, to replay the emulator in the same order
+// (defined in core/gpu_trace.h, where CPU tests and the recorded corpus use them too).
+using rl::atomic_positions_of;
+using rl::tickets_of;
 
 }  // namespace rl::cuda

@@ -1,8 +1,9 @@
 // cuda/trace_capture.cu — host side of the CUDA backend: plan the trace buffer, launch the
 // instrumented kernels, copy back, and convert the slots into the core Trace.
 //
-// Sections: 1. errors and device probe   2. the plan (slots and steps)   3. launching by operator
-//           4. slots to events, atomic order from replaced values   5. public entry points
+// Sections: 1. device buffers   2. the plan (slots and steps)   3. launching by operator
+//           4. compaction on the device   5. public entry points
+// Slot records become a Trace in core/gpu_trace.cpp (atomic order, tickets, checks), CPU-tested.
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 
@@ -10,24 +11,20 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <map>
 #include <thread>
-#include <tuple>
 
 #include "core/analysis.h"
+#include "core/checker.h"
 #include "core/emulator.h"
+#include "core/gpu_trace.h"
+#include "cuda/cuda_check.h"
 #include "cuda/host_api.h"
 #include "cuda/trace_kernels.cuh"
 
 namespace rl::cuda {
 namespace {
 
-// ---- 1. errors and device probe -----------------------------------------------------------------
-void check(cudaError_t err, const char* call) {
-    if (err != cudaSuccess) throw Error(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(err));
-}
-#define RL_CUDA(call) check((call), #call)
-
+// ---- 1. device buffers and the hung-kernel flag ---------------------------------------------------
 // Set once a kernel has hung: freeing memory would then wait forever on that kernel.
 std::atomic<bool> g_device_hung{false};
 
@@ -47,7 +44,8 @@ template <class T> struct DeviceBuffer {
 // Upper bound of the events one thread records in pass 1 (or in the finishing stage).
 uint32_t slots_per_thread(const Plan& p, uint64_t items, uint32_t threads) {
     const uint32_t widest = std::min<uint32_t>(threads, 32), W = (threads + 31) / 32;
-    uint32_t warp = p.shuffle() ? 2 * (p.unbounded() ? 5 : levels_for(widest)) : 2 + 5 * levels_for(widest);
+    const bool every_level = p.unbounded() || p.has(Bug::DivergentShuffle);
+    uint32_t warp = p.shuffle() ? 2 * (every_level ? 5 : levels_for(widest)) : 2 + 5 * levels_for(widest);
     uint32_t block = W > 1 ? 3 + (p.shuffle() ? 1 + 2 * (p.unbounded() ? 5 : levels_for(W)) : 5 * levels_for(W)) +
                                  5 * levels_for(W)
                            : 0;
@@ -74,7 +72,7 @@ Plan make_plan(const Schedule& s, uint32_t race_delay_ns) {
     p.race_delay_ns = race_delay_ns;
     p.smem_slots = 32 * p.W + 32;
     p.warp_step = uint16_t(p.K);
-    p.block_step = uint16_t(p.K + warp_stage_steps(p, std::min<uint32_t>(p.B, 32), true));
+    p.block_step = uint16_t(p.K + warp_stage_steps(p, std::min<uint32_t>(p.B, 32), true, p.has(Bug::DivergentShuffle)));
     p.grid_step = uint16_t(p.block_step + block_stage_steps(p, p.W));
     p.finish_step = uint16_t(p.grid_step + (p.grid_stage == GridStage::TwoPass ? 1 : 2));
     p.slots = slots_per_thread(p, p.K, p.B);
@@ -174,18 +172,18 @@ void wait_with_watchdog(cudaStream_t stream, double seconds) {
     }
 }
 
-// ---- compaction on the device: most slots stay empty, so copy back only the events ---------------
+// ---- 4. compaction on the device: most slots stay empty, so copy back only the events -------------
+// The same renumbering as core's compact_slots (core/gpu_record.h), which the CPU tests exercise.
 __global__ void mark_used(const DeviceRecord* buf, uint64_t slots, uint32_t* used) {
     for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < slots; i += uint64_t(gridDim.x) * blockDim.x)
-        used[i] = uint8_t(buf[i].event.kind) != kEmptySlot;
+        used[i] = slot_used(buf[i]);
 }
 // index[i] is slot i's position among the used slots; operands are renumbered the same way.
 __global__ void compact(const DeviceRecord* buf, uint64_t slots, const uint32_t* index, DeviceRecord* out) {
     for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < slots; i += uint64_t(gridDim.x) * blockDim.x) {
-        if (uint8_t(buf[i].event.kind) == kEmptySlot) continue;
+        if (!slot_used(buf[i])) continue;
         DeviceRecord r = buf[i];
-        for (uint32_t& d : r.event.dep)
-            if (d != kNoEvent) d = index[d];
+        for (uint32_t& d : r.event.dep) d = compacted_dep(d, buf, slots, index);
         out[index[i]] = r;
     }
 }
@@ -204,146 +202,17 @@ DeviceRecord* pinned_records(size_t count) {
     return buffer;
 }
 
-// ---- 4. slots to events; atomic order from replaced values ----------------------------------------
-// Each atomic returned the value it replaced, so it is an edge from the value it replaced to the
-// value it left; the hardware's order is a walk from the output's initial value that uses every
-// edge once: an Eulerian trail, found by Hierholzer's algorithm in linear time. A value can recur
-// (x + a - a), so several trails may fit; they leave the same values at every atomic, and edges
-// are taken in timestamp order (an atomic that left the value unchanged first) to stay close to
-// what the clocks saw. A trail that does not use every edge means the values are inconsistent.
-void order_atomics(Trace& t, const std::vector<uint64_t>& old_bits, uint64_t initial, uint64_t mask) {
-    std::vector<uint32_t> atomics;
-    for (uint32_t i = 0; i < t.events.size(); ++i)
-        if (t.events[i].kind == EventKind::Atomic) atomics.push_back(i);
-    if (atomics.empty()) return;
-    std::map<uint64_t, std::vector<uint32_t>> by_old;  // out-edges of each value, in preference order
-    std::sort(atomics.begin(), atomics.end(), [&](uint32_t a, uint32_t b) {
-        return t.times[a].globaltimer_ns < t.times[b].globaltimer_ns;
-    });
-    for (uint32_t i : atomics) by_old[old_bits[i] & mask].push_back(i);
-    for (auto& [old, list] : by_old)
-        std::stable_partition(list.begin(), list.end(), [&](uint32_t i) { return (t.events[i].value & mask) == old; });
-
-    std::map<uint64_t, size_t> next_edge;
-    std::vector<std::pair<uint64_t, uint32_t>> path{{initial & mask, kNoEvent}};  // (value, edge that reached it)
-    std::vector<uint32_t> order;
-    while (!path.empty()) {
-        const uint64_t v = path.back().first;
-        auto it = by_old.find(v);
-        size_t& k = next_edge[v];
-        if (it != by_old.end() && k < it->second.size()) {
-            const uint32_t e = it->second[k++];
-            path.push_back({t.events[e].value & mask, e});
-        } else {
-            if (path.back().second != kNoEvent) order.push_back(path.back().second);
-            path.pop_back();
-        }
-    }
-    std::reverse(order.begin(), order.end());
-    bool chained = order.size() == atomics.size();
-    uint64_t state = initial & mask;
-    for (uint32_t i : order) {
-        chained = chained && (old_bits[i] & mask) == state;
-        state = t.events[i].value & mask;
-    }
-    if (!chained)
-        throw Error("the GPU's atomic order could not be reconstructed: the values the atomics replaced do not form one chain");
-    uint32_t prev = kNoEvent;
-    uint8_t mem_fl = kIdentity;
-    for (uint32_t pos = 0; pos < order.size(); ++pos) {
-        Event& e = t.events[order[pos]];
-        const uint8_t ofl = e.flags;
-        uint8_t fl = uint8_t((mem_fl | ofl) & (kUndefined | kStale | kOrderViolated));
-        if ((mem_fl & kIdentity) && (ofl & kIdentity)) fl |= kIdentity;
-        if ((mem_fl | ofl) & kIdentity) fl |= kIdentityCombine;
-        if (t.schedule.op == Op::Witness && WitnessOp::violated(unpack_value<WitnessValue>(e.value))) fl |= kOrderViolated;
-        e.flags = uint8_t((ofl & kFinisher) | fl);
-        e.dep[0] = prev;
-        e.aux = pos;
-        prev = order[pos];
-        mem_fl = fl;
-    }
-    t.result_event = prev;
-}
-
-Trace convert(const Schedule& s, const Plan& p, const DeviceRecord* records, size_t count, const InputData& input) {
-    Trace t;
-    t.schedule = s;
-    t.backend = Backend::Cuda;
-    t.grid = p.G;
-    t.events.resize(count);
-    t.times.resize(count);
-    std::vector<uint64_t> old_bits(count);
-    uint32_t max_step = 0;
-    for (size_t i = 0; i < count; ++i) {
-        const DeviceRecord& r = records[i];
-        t.events[i] = r.event;
-        t.times[i] = {r.globaltimer_ns, r.clock, r.sm};
-        old_bits[i] = r.atomic_old;
-        max_step = std::max<uint32_t>(max_step, r.event.step);
-        if (r.event.kind == EventKind::FinalStore) t.result_event = uint32_t(i);
-    }
-    const bool wide = s.type == DType::F64 || s.op == Op::ArgMax || s.op == Op::SumCount || s.op == Op::Witness;
-    order_atomics(t, old_bits, p.identity_bits, wide ? ~0ull : 0xffffffffull);
-    t.step_count = uint16_t(max_step + 1);
-    t.scope_start[0] = 0;
-    t.scope_start[1] = p.warp_step;
-    t.scope_start[2] = p.block_step;
-    t.scope_start[3] = p.grid_step;
-    if (p.grid_stage == GridStage::AtomicElement) t.scope_start[1] = t.scope_start[2] = t.scope_start[3] = uint16_t(p.K);
-    if (p.G > 1 && (p.grid_stage == GridStage::TwoPass || p.grid_stage == GridStage::LastBlock ||
-                    p.grid_stage == GridStage::Cooperative)) {
-        for (const Event& e : t.events)
-            if (e.flags & kFinisher) {
-                t.finisher_block = e.block;
-                break;
-            }
-    }
-    if (t.result_event != kNoEvent) {
-        t.result_value = t.events[t.result_event].value;
-        t.result_flags = t.events[t.result_event].flags;
-    }
-    if (s.n <= kTraceInputsLimit) {
-        t.inputs.resize(input.size());
-        for (size_t i = 0; i < input.size(); ++i) t.inputs[i] = input.value(i);
-    }
-    fill_reference(t, input);
-    return t;
-}
-
-// Hazards are judged by the CUDA rules, which the emulator applies: replay it in the GPU's order
-// and attach its hazards to the GPU events at the same block, thread, step and kind.
-void attach_rule_hazards(Trace& gpu, const InputData& input) {
-    // Without an injected bug the rules object only to order (a non-commutative operator) and to
-    // per-element atomics; anything else is clean, and the replay can be skipped.
-    const Schedule& s = gpu.schedule;
-    if (s.bugs == 0 && s.op != Op::Witness && s.effective_grid_stage() != GridStage::AtomicElement) return;
-    EmulatorOptions opt;
-    opt.atomic_positions = atomic_positions_of(gpu);
-    opt.tickets = tickets_of(gpu);
-    Trace emu = emulate(gpu.schedule, input, opt);
-    if (emu.hazards.empty()) return;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>, uint32_t> where;
-    for (uint32_t i = 0; i < gpu.events.size(); ++i) {
-        const Event& e = gpu.events[i];
-        where.emplace(std::make_tuple(e.block, uint32_t(e.thread), uint32_t(e.step), uint8_t(e.kind)), i);
-    }
-    for (Hazard h : emu.hazards) {
-        const Event& e = emu.events[h.event];
-        auto it = where.find(std::make_tuple(e.block, uint32_t(e.thread), uint32_t(e.step), uint8_t(e.kind)));
-        if (it == where.end()) {
-            // under barrier bugs the emulator delays warps by extra steps; keep the hazard on the nearest event
-            for (uint32_t i = 0; i < gpu.events.size(); ++i)
-                if (gpu.events[i].block == e.block && gpu.events[i].thread == e.thread && gpu.events[i].kind == e.kind) {
-                    it = where.emplace(std::make_tuple(e.block, uint32_t(e.thread), uint32_t(e.step), uint8_t(e.kind)), i).first;
-                    break;
-                }
-            if (it == where.end()) continue;
-        }
-        h.event = it->second;
-        gpu.events[h.event].flags |= kHazard;
-        gpu.hazards.push_back(std::move(h));
-    }
+// The launch's shape as core's conversion needs it.
+GpuLaunchShape shape_of(const Plan& p) {
+    GpuLaunchShape shape;
+    shape.grid = p.G;
+    shape.identity_bits = p.identity_bits;
+    shape.scope_start[0] = 0;
+    shape.scope_start[1] = p.warp_step;
+    shape.scope_start[2] = p.block_step;
+    shape.scope_start[3] = p.grid_step;
+    if (p.grid_stage == GridStage::AtomicElement) shape.scope_start[1] = shape.scope_start[2] = shape.scope_start[3] = uint16_t(p.K);
+    return shape;
 }
 
 }  // namespace
@@ -378,25 +247,6 @@ DeviceInfo probe_device() {
     return info;
 }
 
-std::vector<uint32_t> atomic_positions_of(const Trace& gpu) {
-    std::vector<uint32_t> out;
-    for (const Event& e : canonical_events(gpu))
-        if (e.kind == EventKind::Atomic) out.push_back(e.aux);
-    // The emulator lists atomics in its emission order: block, then step, then thread — the
-    // canonical order, except that it emits them in step order before identity fills (no atomics).
-    return out;
-}
-
-std::vector<uint32_t> tickets_of(const Trace& gpu) {
-    std::vector<uint32_t> out;
-    for (const Event& e : gpu.events)
-        if (e.kind == EventKind::Ticket) {
-            if (out.size() <= e.block) out.resize(e.block + 1, 0);
-            out[e.block] = e.aux;
-        }
-    return out;
-}
-
 Trace capture_trace(const Schedule& s, const InputData& input, const CaptureOptions& options, CaptureTiming* timing) {
     auto t0 = std::chrono::steady_clock::now();
     if (std::string err = validate(s); !err.empty()) throw Error(err);
@@ -422,6 +272,7 @@ Trace capture_trace(const Schedule& s, const InputData& input, const CaptureOpti
     DeviceBuffer<int> d_overflow(1);
     RL_CUDA(cudaMemcpyAsync(d_input.ptr, input.data(), input.size() * input.element_bytes(), cudaMemcpyHostToDevice, stream));
     RL_CUDA(cudaMemsetAsync(d_buf.ptr, 0xff, slots * sizeof(DeviceRecord), stream));
+    RL_CUDA(cudaMemsetAsync(d_partials.ptr, 0xff, size_t(p.G) * tracked_size(s), stream));  // no partial stored yet
     RL_CUDA(cudaMemcpyAsync(d_out.ptr, &p.identity_bits, sizeof(uint64_t), cudaMemcpyHostToDevice, stream));
     RL_CUDA(cudaMemsetAsync(d_counter.ptr, 0, sizeof(unsigned), stream));
     RL_CUDA(cudaMemsetAsync(d_overflow.ptr, 0, sizeof(int), stream));
@@ -463,10 +314,10 @@ Trace capture_trace(const Schedule& s, const InputData& input, const CaptureOpti
     RL_CUDA(cudaStreamSynchronize(stream));
     auto t2 = std::chrono::steady_clock::now();
 
-    Trace t = convert(s, p, host, count, input);
+    Trace t = trace_from_gpu_records(s, shape_of(p), host, count, input);
     static const DeviceInfo info = probe_device();
     t.device = info.name + " (driver " + info.driver + ", CUDA runtime " + info.runtime + ")";
-    attach_rule_hazards(t, input);
+    attach_checked_hazards(t);  // by the rules, from the GPU's events alone (core/checker.h)
     if (t.result_event != kNoEvent) t.result_flags = t.events[t.result_event].flags;
     auto t3 = std::chrono::steady_clock::now();
     if (timing) {

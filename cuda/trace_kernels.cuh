@@ -10,6 +10,7 @@
 #include <cooperative_groups.h>
 #include <cstdint>
 
+#include "core/gpu_record.h"
 #include "core/ops.h"
 #include "core/schedule.h"
 #include "core/trace.h"
@@ -17,20 +18,10 @@
 namespace rl::cuda {
 
 // ---- 1. plan and records --------------------------------------------------------------------
-constexpr uint8_t kEmptySlot = 0xff;
+// One slot of the device trace buffer: the core event plus what the GPU measured (core/gpu_record.h).
+using DeviceRecord = GpuRecord;
 
-// One slot of the device trace buffer: the core event plus what the GPU measured.
-struct DeviceRecord {
-    Event event;
-    uint64_t globaltimer_ns;
-    uint64_t clock;
-    uint64_t atomic_old;  // for atomics: the value the atomic replaced (fixes its place in the order)
-    uint32_t sm;
-    uint32_t pad;
-};
-static_assert(sizeof(DeviceRecord) == 64);
-
-// Everything a kernel needs, computed on the host from the schedule (cuda/trace_plan.h).
+// Everything a kernel needs, computed on the host from the schedule (make_plan in cuda/trace_capture.cu).
 struct Plan {
     uint64_t n, T, K;          // elements, threads, items per thread (chunk)
     uint32_t B, G, W, P, Kp;   // block, grid, warps per block, finisher threads, finisher items
@@ -53,6 +44,10 @@ struct Plan {
         return warp == WarpStage::ShflDown || warp == WarpStage::ShflDownAsc || warp == WarpStage::ShflXor;
     }
     __host__ __device__ bool unbounded() const { return has(Bug::FullMaskPartialWarp) || has(Bug::UnboundedSource); }
+    // Whether first-pass thread g loads at least one element (its first item is inside the input).
+    __host__ __device__ bool thread_has_input(uint64_t g) const {
+        return assign == Assign::Contiguous ? g * K < n : g < n;
+    }
 };
 
 __host__ __device__ inline uint32_t bit_floor32(uint32_t x) {
@@ -66,8 +61,10 @@ __host__ __device__ inline uint32_t levels_for(uint32_t active) {
     for (uint32_t v = active > 1 ? active - 1 : 0; v; v >>= 1) ++l;
     return l;
 }
-__host__ __device__ inline uint32_t warp_stage_steps(const Plan& p, uint32_t widest, bool first_pass_store) {
-    if (p.shuffle()) return p.unbounded() ? 5 : levels_for(widest);
+// divergent: the first pass's warp stage under divergent-shuffle (its loop runs every level, as unbounded).
+__host__ __device__ inline uint32_t warp_stage_steps(const Plan& p, uint32_t widest, bool first_pass_store,
+                                                     bool divergent = false) {
+    if (p.shuffle()) return p.unbounded() || divergent ? 5 : levels_for(widest);
     return levels_for(widest) + (first_pass_store ? 1 : 0);
 }
 // Steps of the block stage (the GPU runs the program order; the emulator adds rows for warps it
@@ -77,6 +74,13 @@ __host__ __device__ inline uint32_t block_stage_steps(const Plan& p, uint32_t W)
     uint32_t s = 1 + (p.has(Bug::MissingBarrier) ? 0 : 1);
     if (p.block_stage == BlockStage::WarpPartials) return s + (p.shuffle() ? 1 : 0) + warp_stage_steps(p, W, false);
     return s + 2 * levels_for(W);
+}
+
+// The lanes of warp w that exist among `threads` participants: the lanes a Barrier or WarpSync event
+// names (as the emulator records them).
+__host__ __device__ inline uint32_t lanes_of_warp(uint32_t threads, uint32_t w) {
+    const uint32_t n = threads > 32 * w ? threads - 32 * w : 0;
+    return n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
 // ---- 2. tracked values and the recorder ---------------------------------------------------------
@@ -167,14 +171,13 @@ template <class OpT, bool kRecord> struct Ctx {
     using T = Tracked<V>;
     const Plan& p;
     Recorder<kRecord>& rec;
+    uint32_t threads = 0;  // participants of the block now reducing (set by reduce_block)
 
     __device__ T combine(uint32_t step, const T& a, const T& b) { return combine_to(step, a, b, OpT::combine(a.v, b.v)); }
 
     // A combine whose value the caller computed (f64 and Kahan accumulation keep hidden state).
     __device__ T combine_to(uint32_t step, const T& a, const T& b, const V& r) {
-        uint8_t fl = uint8_t((a.fl | b.fl) & (kUndefined | kStale | kOrderViolated));
-        if ((a.fl & kIdentity) && (b.fl & kIdentity)) fl |= kIdentity;
-        if ((a.fl | b.fl) & kIdentity) fl |= kIdentityCombine;
+        uint8_t fl = combined_flags(a.fl, b.fl);
         if constexpr (std::is_same_v<OpT, WitnessOp>)
             if (OpT::violated(r)) fl |= kOrderViolated;
         return {r, rec.emit(EventKind::Combine, step, 0, 0, a.ev, b.ev, pack_value(r), fl), fl};
@@ -213,15 +216,21 @@ template <class OpT, bool kRecord> struct Ctx {
         return lane < off;
     }
 
-    // Lanes [0, active) of this warp reduce into lane 0. Called only by those lanes.
-    __device__ void shuffle_reduce(T& r, uint32_t lane, uint32_t active, uint32_t widest, uint32_t base) {
+    // Lanes [0, active) of this warp reduce into lane 0. Called only by those lanes; of them, only the
+    // lanes in `executing` run the shuffles (all of them, except in the first pass's warp stage under
+    // divergent-shuffle, `divergent`). Every lane that runs a shuffle records it, used or not.
+    __device__ void shuffle_reduce(T& r, uint32_t lane, uint32_t active, uint32_t widest, uint32_t base,
+                                   bool divergent = false, uint32_t executing = 0xffffffffu) {
         const bool xor_ = p.warp == WarpStage::ShflXor, asc = p.warp == WarpStage::ShflDownAsc;
-        const bool unb = p.unbounded();
+        const bool unb = p.unbounded() || divergent;  // these loops combine in every lane at every level
         const uint32_t top = unb ? 16 : bit_floor32(widest > 1 ? widest - 1 : 0);
         const uint32_t levels = unb ? 5 : levels_for(widest);
         const uint32_t my_top = unb ? 16 : bit_floor32(active > 1 ? active - 1 : 0);
         const uint32_t active_mask = active == 32 ? 0xffffffffu : (1u << active) - 1;
-        const uint32_t mask = p.has(Bug::FullMaskPartialWarp) ? 0xffffffffu : active_mask;
+        const uint32_t mask = p.has(Bug::FullMaskPartialWarp) || divergent ? 0xffffffffu : active_mask;
+        // the bug: the warp reduction sits inside `if (i < n)`, so lanes without an element skip the
+        // shuffles that the full mask names (undefined behaviour: the hardware decides what happens)
+        if (!((executing >> lane) & 1u)) return;
         for (uint32_t level = 0; level < levels; ++level) {
             const uint32_t off = asc ? (1u << level) : (top >> level);
             if (!unb && off > my_top) continue;
@@ -242,33 +251,38 @@ template <class OpT, bool kRecord> struct Ctx {
                     got_fl = __shfl_down_sync(mask, uint32_t(r.fl), off);
                 }
             }
-            if (!unb && !useful(lane, src, off, active, xor_, asc)) continue;
-            if (src < 32 && src >= active) {  // read from a lane that does not participate
+            const bool uses = unb || useful(lane, src, off, active, xor_, asc);
+            if (src < 32 && (src >= active || !((executing >> src) & 1u))) {  // read from a lane that does not participate
                 got_ev = kNoEvent;
                 got_fl = kUndefined;
+                // a value no lane provided and nobody uses is recorded as the emulator's poison; a used
+                // one keeps the bits the hardware returned
+                if (!uses) got_bits = pack_value(unpack_value<V>(kPoisonBits));
             }
             const uint32_t step = base + level;
             T got{unpack_value<V>(got_bits), 0, uint8_t(got_fl)};
             got.ev = rec.emit(EventKind::Shuffle, step, off | ((src < 255 ? src : 255) << 8), mask, got_ev, kNoEvent,
                               got_bits, got.fl);
+            if (!uses) continue;
             r = (xor_ && src < lane) ? combine(step, got, r) : combine(step, r, got);
         }
     }
 
-    __device__ void warp_sync(uint32_t lane, uint32_t mask, uint32_t step, bool between_levels) {
+    __device__ void warp_sync(uint32_t warp, uint32_t lane, uint32_t mask, uint32_t step, bool between_levels) {
         if (between_levels && p.has(Bug::VolatileUnroll)) return;  // the bug: implicit warp synchrony
-        if (lane == 0) rec.emit(EventKind::WarpSync, step, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
+        if (lane == 0)
+            rec.emit(EventKind::WarpSync, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
         __syncwarp(mask);
     }
 
     // Shared-memory tree inside one warp (Harris's addressing), called by lanes [0, active).
-    __device__ void smem_reduce(T& r, T* smem, uint32_t lane, uint32_t active, uint32_t widest, bool store_first,
-                                uint32_t base_slot, uint32_t base) {
+    __device__ void smem_reduce(T& r, T* smem, uint32_t warp, uint32_t lane, uint32_t active, uint32_t widest,
+                                bool store_first, uint32_t base_slot, uint32_t base) {
         const uint32_t mask = active == 32 ? 0xffffffffu : (1u << active) - 1;
         uint32_t step = base;
         if (store_first) {
             write_slot(smem, base_slot + lane, step, r);
-            warp_sync(lane, mask, step, false);
+            warp_sync(warp, lane, mask, step, false);
             ++step;
         }
         const uint32_t levels = levels_for(widest);
@@ -287,7 +301,7 @@ template <class OpT, bool kRecord> struct Ctx {
                 write_slot(smem, base_slot + a, s, c);
                 r = c;
             }
-            warp_sync(lane, mask, s, true);
+            warp_sync(warp, lane, mask, s, true);
         }
     }
 
@@ -304,13 +318,14 @@ template <class OpT, bool kRecord> struct Ctx {
             if (p.race_delay_ns && warp != 0) __nanosleep(p.race_delay_ns);  // race amplifier: producers late
             write_slot(smem, P0 + warp, step, r);
             if (divergent) {
-                rec.emit(EventKind::Barrier, step + 1, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
+                rec.emit(EventKind::Barrier, step + 1, 0, 1u, kNoEvent, kNoEvent, p.identity_bits, 0);  // lane 0 arrives
                 __syncthreads();  // the bug: a barrier only lane 0 of each warp reaches
             }
         }
         ++step;
         if (!missing && !divergent) {
-            if (mine && lane == 0) rec.emit(EventKind::Barrier, step, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
+            if (mine && lane == 0)
+                rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
             __syncthreads();
         }
         if (!missing) ++step;
@@ -320,7 +335,7 @@ template <class OpT, bool kRecord> struct Ctx {
                     r = read_slot(smem, P0 + lane, step);
                     shuffle_reduce(r, lane, W, W, step + 1);
                 } else {
-                    smem_reduce(r, smem, lane, W, W, false, P0, step);
+                    smem_reduce(r, smem, 0, lane, W, W, false, P0, step);
                 }
             }
             return;
@@ -336,24 +351,36 @@ template <class OpT, bool kRecord> struct Ctx {
                 r = c;
             }
             ++step;
-            if (mine && lane == 0) rec.emit(EventKind::Barrier, step, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
+            if (mine && lane == 0)
+                rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
             __syncthreads();
             ++step;
         }
     }
 
     // Warp stage then block stage over `threads` participants of a block of blockDim.x threads.
-    __device__ void reduce_block(T& r, T* smem, uint32_t tid, uint32_t threads, uint32_t base) {
+    // first_block: the first pass's block index (the lanes that hold input are known from it), or
+    // kNoEvent in the finishing stage.
+    __device__ void reduce_block(T& r, T* smem, uint32_t tid, uint32_t participants, uint32_t base,
+                                 uint32_t first_block = kNoEvent) {
+        threads = participants;
         const uint32_t warp = tid / 32, lane = tid % 32;
         const uint32_t widest = threads < 32 ? threads : 32;
         const uint32_t active = threads > warp * 32 ? (threads - warp * 32 < 32 ? threads - warp * 32 : 32) : 0;
+        uint32_t executing = 0xffffffffu;  // lanes of this warp that run the warp stage's shuffles
+        const bool divergent = p.has(Bug::DivergentShuffle) && first_block != kNoEvent;
+        if (divergent) {
+            executing = 0;
+            for (uint32_t l = 0; l < active; ++l)
+                if (p.thread_has_input(uint64_t(first_block) * p.B + warp * 32 + l)) executing |= 1u << l;
+        }
         if (tid < threads) {
             if (p.shuffle())
-                shuffle_reduce(r, lane, active, widest, base);
+                shuffle_reduce(r, lane, active, widest, base, divergent, executing);
             else
-                smem_reduce(r, smem, lane, active, widest, true, warp * 32, base);
+                smem_reduce(r, smem, warp, lane, active, widest, true, warp * 32, base);
         }
-        block_stage(r, smem, tid, (threads + 31) / 32, base + warp_stage_steps(p, widest, true));
+        block_stage(r, smem, tid, (threads + 31) / 32, base + warp_stage_steps(p, widest, true, divergent));
     }
 };
 
@@ -422,6 +449,9 @@ __device__ void finish(const Plan& p, Tracked<typename OpT::Value>* smem, Tracke
             uint64_t idx = p.assign == Assign::Contiguous ? uint64_t(tid) * p.Kp + k : tid + uint64_t(k) * p.P;
             if (idx >= p.G) continue;
             T part = load_tracked(partials + idx);
+            // No store seen (partials start as 0xff: no event): a stale read, possible only when the
+            // partial's store is not fenced before the ticket (missing-threadfence).
+            if (part.ev == kNoEvent) part.fl = uint8_t(kUndefined | kStale);
             T ld{part.v, rec.emit(EventKind::PartialLoad, p.finish_step + k, k, uint32_t(idx), part.ev, kNoEvent,
                                   pack_value(part.v), part.fl), part.fl};
             r = has ? c.combine(p.finish_step + k, r, ld) : ld;
@@ -515,7 +545,7 @@ __global__ void reduce_kernel(Plan p, const Elem* input, DeviceRecord* buf, Trac
     }
     if (!has) r = c.identity_fill(0);
 
-    c.reduce_block(r, smem, tid, p.B, p.warp_step);
+    c.reduce_block(r, smem, tid, p.B, p.warp_step, b);
 
     // grid stage
     const bool single = p.G == 1;
@@ -533,8 +563,14 @@ __global__ void reduce_kernel(Plan p, const Elem* input, DeviceRecord* buf, Trac
     if (tid == 0) {
         uint32_t ev = rec.emit(EventKind::BlockPartial, p.grid_step, 0, b, r.ev, kNoEvent, pack_value(r.v), r.fl);
         store_tracked(partials + b, T{r.v, ev, r.fl});
-        __threadfence();
+        // (two-pass: the kernel boundary orders the partials; cooperative: grid.sync() does)
         if (p.grid_stage == GridStage::LastBlock) {
+            // the partial is visible to every block before the ticket says it is stored; the bug
+            // leaves the fence out, so the last block may read a stale partial
+            if (!p.has(Bug::MissingThreadfence)) {
+                __threadfence();
+                rec.emit(EventKind::Fence, p.grid_step + 1, 0, 0, kNoEvent, kNoEvent, p.identity_bits, 0);
+            }
             ticket = atomicAdd(counter, 1u);
             rec.emit(EventKind::Ticket, p.grid_step + 1, 0, ticket, ev, kNoEvent, pack_value(r.v), 0);
         } else if (p.grid_stage == GridStage::Cooperative) {

@@ -3,6 +3,10 @@
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on correct and buggy schedules,
 # and the benchmarks; everything lands in $OUT with report.md as the summary.
 # Needs the header-only dependencies in .deps/ (scripts/prepare-gpu-deps.sh makes it).
+# Modes (RLAB_GPU_ONLY): corpus (build, record the trace corpus, divergent-shuffle on the hardware),
+# tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, bench,
+# final; none: everything. The corpus lands as $OUT/gpu-corpus.tar.gz (commit its contents under
+# tests/data/gpu-corpus/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/rlab-gpu}
@@ -18,8 +22,44 @@ rlab=build/gpu/app/cli/rlab
 } >"$report"
 
 echo "== build"
-if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs"; } >"$OUT/build.log" 2>&1; then
+# corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
+targets=()
+case "${RLAB_GPU_ONLY:-}" in corpus | tests) targets=(--target rlab rlab_gpu_tests) ;; esac
+if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs" "${targets[@]}"; } >"$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; echo "BUILD FAILED" >>"$report"; exit 1
+fi
+echo "- build: ${SECONDS}s" >>"$report"
+
+# The recorded trace corpus (tests/data/gpu-corpus/schedules.txt), tarred into one file for $OUT.
+record_corpus() {
+  echo "== corpus"
+  local start=$SECONDS dir=$OUT/corpus-tmp
+  rm -rf "$dir"
+  bash scripts/record-gpu-corpus.sh "$rlab" "$dir" cuda >"$OUT/corpus.log" 2>&1
+  { echo "## trace corpus ($((SECONDS - start))s): $(tail -1 "$OUT/corpus.log")"; echo '```'
+    grep -vE " ok [0-9]+$" "$dir/recorded.txt"; echo '```'; } >>"$report"
+  tar -czf "$OUT/gpu-corpus.tar.gz" -C "$dir" . && rm -rf "$dir"
+}
+
+# divergent-shuffle on the hardware: the result, synccheck's finding, or a hang ended by the watchdog.
+divergent_shuffle() {
+  echo "== divergent-shuffle"
+  local sched="--n 40 --block 64 --input uniform --seed 78 --bug divergent-shuffle" start=$SECONDS
+  echo "## divergent-shuffle on the GPU (\`$sched\`)" >>"$report"
+  # shellcheck disable=SC2086
+  { timeout 60 $rlab trace --backend cuda $sched --format text; echo "exit $?"; } >"$OUT/divergent-shuffle.txt" 2>&1
+  # shellcheck disable=SC2086
+  { timeout 60 compute-sanitizer --tool synccheck --print-limit 5 $rlab trace --backend cuda $sched --format json -o /dev/null
+    echo "exit $?"; } >"$OUT/divergent-shuffle-synccheck.txt" 2>&1
+  { echo '```'; grep -E "^result|^verdict|hazard|exit|rlab:" "$OUT/divergent-shuffle.txt" | head -12
+    echo "synccheck:"; grep -E "SUMMARY|=========  [A-Z]|exit" "$OUT/divergent-shuffle-synccheck.txt" | head -8
+    echo '```'; echo "($((SECONDS - start))s)"; } >>"$report"
+}
+
+if [ "${RLAB_GPU_ONLY:-}" = corpus ]; then
+  record_corpus
+  divergent_shuffle
+  cat "$report"; exit 0
 fi
 
 # What the fast path compiled to: registers, and whether its loads are 16 bytes wide.
@@ -74,12 +114,22 @@ if [ "${RLAB_GPU_ONLY:-}" = final ]; then  # bench, ncu, capture cost, then ever
   RLAB_GPU_ONLY=tests
 fi
 
-if [ "${RLAB_GPU_ONLY:-}" = tests ]; then  # every gpu-labelled test: equality, bugs, sanitizers, numerics, lessons
-  ctest --preset gpu -L gpu --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
-  echo "## gpu tests: exit $?" >>"$report"
-  grep -E "Test +#|tests passed|MESSAGE|^ok:|^FAIL|ERROR|CHECK|SKIPPED" "$OUT/gpu-tests.log" | head -120 >>"$report"
+if [ "${RLAB_GPU_ONLY:-}" = tests ]; then  # corpus, then every gpu-labelled test: equality, bugs, sanitizers, numerics, lessons
+  record_corpus  # divergent-shuffle's result and synccheck finding come from gpu_sanitizers here
+  start=$SECONDS
+  # the whole call must end inside the device's 10 minutes: what is left of ~570 s goes to ctest
+  left=$((570 - SECONDS)); [ "$left" -lt 60 ] && left=60
+  # three test processes at a time share the GPU (the sanitizer table and the lessons are the long ones)
+  timeout "$left" ctest --preset gpu -L gpu -j 3 --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
+  code=$?
+  [ "$code" -eq 124 ] && echo "## gpu tests: STOPPED after ${left}s (the device call's limit); the log has what ran" >>"$report"
+  echo "## gpu tests: exit $code ($((SECONDS - start))s; whole run ${SECONDS}s)" >>"$report"
+  grep -E "Test +#|tests passed|MESSAGE|ok:|FAIL|ERROR|CHECK|SKIPPED|recorded:|: \| " "$OUT/gpu-tests.log" | head -250 >>"$report"
   cat "$report"; exit 0
 fi
+
+record_corpus
+divergent_shuffle
 
 echo "== gpu tests"
 ctest --preset gpu -L gpu --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1

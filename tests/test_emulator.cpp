@@ -29,7 +29,12 @@ TEST_CASE("eight threads: 7 combines, span 3 against serial depth 7, exact resul
     CHECK(numeric_value(Op::Sum, DType::F32, t.result_value) == 36.0);
     CHECK(a.verdict == Verdict::Exact);
     CHECK(t.hazards.empty());
-    CHECK(count_kind(t, EventKind::Shuffle) == 7);
+    // Every lane executes each of the 3 shuffles (offsets 4, 2, 1) and records it; 7 values are used.
+    CHECK(count_kind(t, EventKind::Shuffle) == 24);
+    size_t used = 0;
+    for (const Event& e : t.events)
+        if (e.kind == EventKind::Combine && t.events[e.dep[1]].kind == EventKind::Shuffle) ++used;
+    CHECK(used == 7);
     CHECK(count_kind(t, EventKind::Load) == 8);
 }
 

@@ -1,6 +1,7 @@
-// app/cli/check_command.h — `rlab check`: hazards in plain language; exit 1 when there are any.
+// app/cli/check_command.h — `rlab check`: hazards in plain language (or JSON); exit 1 when there are any.
 #pragma once
 #include <cstdint>
+#include <string>
 #include "app/cli/schedule_run.h"
 
 namespace rl::cli {
@@ -8,6 +9,8 @@ namespace rl::cli {
 struct CheckArgs {
     RunArgs run;
     uint32_t runs = 1;  // run this many times and count wrong results
+    std::string trace_file;       // --trace FILE.json: check a saved trace by the rules alone
+    std::string format = "text";  // text | json
 };
 
 CLI::App* add_check_command(CLI::App& app, CheckArgs& args);

@@ -2,24 +2,7 @@
 # tests/cli/test_cli.sh — rlab's command-line contract: outputs, exit codes 0/1/2, one-line errors.
 set -u
 RLAB="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-expect() {  # expect CODE DESCRIPTION -- command...
-    local code=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" -ne "$code" ]; then
-        echo "FAIL: $what: exit $got, expected $code"; sed 's/^/  | /' "$tmp/err" | head -5; fails=$((fails + 1))
-    fi
-}
-contains() {  # contains FILE PATTERN DESCRIPTION
-    grep -q -- "$2" "$tmp/$1" || { echo "FAIL: $3: no '$2' in $1"; head -5 "$tmp/$1" | sed 's/^/  | /'; fails=$((fails + 1)); }
-}
-one_line_error() {
-    [ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "FAIL: $1: stderr is not one line"; cat "$tmp/err"; fails=$((fails + 1)); }
-}
+source "$(dirname "$0")/../support/expect.sh"
 
 expect 0 "no command shows the eight-thread example" -- "$RLAB"
 contains out "shfl_down offset 4" "eight threads board"
@@ -44,6 +27,54 @@ expect 1 "check finds the missing barrier" -- "$RLAB" check --backend cpu --n 25
 contains out "shared-memory-race" "check names the hazard"
 contains out "rule:" "check states the rule"
 expect 1 "check finds the order violation" -- "$RLAB" check --backend cpu --n 64 --block 32 --op witness --warp shfl-down
+
+# check --trace: a saved trace checked by the rules alone. Each bug's trace is saved, its hazards, hazard
+# flags and bug names stripped in the file; the check must find the same hazards the lab showed.
+strip() {  # strip IN OUT [FORGE]: remove hazards and bug names (FORGE: claim a bug and a hazard instead)
+    python3 - "$1" "$2" "${3:-}" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["hazards"] = []
+d["schedule"]["bug"] = ["missing-barrier"] if sys.argv[3] else []
+if sys.argv[3]:
+    d["hazards"] = [{"kind": "shared-memory-race", "event": 0, "block": 0, "warp": 0, "lanes": "0x00000001", "what": "announced"}]
+for e in d["events"]:
+    e["flags"] = [f for f in e["flags"] if f != "hazard"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+same_hazards() {  # same_hazards ORIGINAL CHECKED DESCRIPTION: kind, event and lanes of each hazard agree
+    python3 -c "import json,sys
+a=[(h['kind'],h['event'],h['lanes']) for h in json.load(open('$1'))['hazards']]
+b=[(h['kind'],h['event'],h['lanes']) for h in json.load(open('$2'))['hazards']]
+sys.exit(0 if a and sorted(a)==sorted(b) else 1)" || { echo "FAIL: $3: check --trace found other hazards than the lab"; fails=$((fails + 1)); }
+}
+for bug in "full-mask-partial-warp --n 40 --block 40" "unbounded-source --n 40 --block 40" "uninit-tail --n 30 --block 32" \
+           "wrong-identity --n 30 --block 32 --op max" "missing-barrier --n 256 --block 128" "divergent-barrier --n 256 --block 128" \
+           "grid-stride-order --n 1000 --block 64 --grid 2 --op witness" "descending-order --n 64 --block 32 --items 2 --op witness" \
+           "atomic-per-element --n 500 --block 64" "volatile-unroll --n 64 --block 32 --warp smem-strided" \
+           "divergent-shuffle --n 40 --block 64" "missing-threadfence --n 256 --block 64 --grid-stage last-block"; do
+    name=${bug%% *}
+    # shellcheck disable=SC2086
+    expect 0 "trace of $name saved" -- "$RLAB" trace --backend cpu --bug $bug --format json -o "$tmp/$name.json"
+    strip "$tmp/$name.json" "$tmp/$name-stripped.json"
+    expect 1 "check --trace finds $name's hazards" -- "$RLAB" check --trace "$tmp/$name-stripped.json" --format json
+    cp "$tmp/out" "$tmp/$name-checked.json"
+    same_hazards "$tmp/$name.json" "$tmp/$name-checked.json" "$name"
+done
+expect 1 "check --trace in text" -- "$RLAB" check --trace "$tmp/divergent-shuffle-stripped.json"
+contains out "exist but do not execute" "check --trace words the skipped lanes"
+contains out "rule:" "check --trace states the rule"
+expect 0 "a clean trace" -- "$RLAB" trace --backend cpu --n 1000 --block 96 --format json -o "$tmp/clean.json"
+strip "$tmp/clean.json" "$tmp/forged.json" forge
+expect 0 "check --trace ignores the file's own hazards and bug names" -- "$RLAB" check --trace "$tmp/forged.json"
+contains out "no hazards" "forged hazards are not reported"
+expect 2 "check --trace of a missing file" -- "$RLAB" check --trace "$tmp/none.json"
+one_line_error "check --trace of a missing file"
+printf '{"version": 1, "schedule": ' >"$tmp/trunc-early.json"
+expect 2 "check --trace of truncated JSON" -- "$RLAB" check --trace "$tmp/trunc-early.json"
+one_line_error "check --trace of truncated JSON"
+expect 2 "check bad format" -- "$RLAB" check --format xml
 
 expect 2 "block out of range" -- "$RLAB" trace --block 2000
 one_line_error "block out of range"
@@ -97,5 +128,4 @@ expect 2 "numerics bad format" -- "$RLAB" numerics --format xml
 expect 0 "numerics help" -- "$RLAB" numerics --help
 contains out "--runs" "numerics help lists --runs"
 
-if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
-echo "all rlab command-line checks passed"
+finish "rlab command-line checks"

@@ -8,19 +8,12 @@
 #include "core/emulator.h"
 #include "core/input.h"
 #include "cuda/host_api.h"
+#include "../support/helpers.h"
 
 using namespace rl;
+using rl::test::with;
 
 namespace {
-
-Schedule with(uint64_t n, uint32_t block, Bug bug) {
-    Schedule s;
-    s.n = n;
-    s.block = block;
-    s.input.kind = InputKind::Uniform;
-    s.bugs = uint16_t(bug);
-    return s;
-}
 
 Trace on_gpu(const Schedule& s, uint32_t race_delay_ns = 0) {
     REQUIRE(validate(s) == "");
@@ -48,7 +41,9 @@ TEST_CASE("gpu bugs: the mask bugs and the uninitialised tail are flagged undefi
         Schedule s;
         HazardKind kind;
     };
-    for (const Row& row : {Row{with(40, 40, Bug::FullMaskPartialWarp), HazardKind::MaskNamesInactiveLanes},
+    // Lanes 40-63 were never launched: they count as exited, so the full mask breaks no rule there;
+    // reading them is the error.
+    for (const Row& row : {Row{with(40, 40, Bug::FullMaskPartialWarp), HazardKind::ReadFromNonParticipatingLane},
                            Row{with(40, 40, Bug::UnboundedSource), HazardKind::ReadFromNonParticipatingLane},
                            Row{with(30, 32, Bug::UninitTail), HazardKind::UninitialisedTail}}) {
         CAPTURE(describe(row.s));
@@ -56,6 +51,13 @@ TEST_CASE("gpu bugs: the mask bugs and the uninitialised tail are flagged undefi
         Trace emu = emulate(row.s);
         CHECK(count(gpu, row.kind) > 0);
         CHECK(count(gpu, row.kind) == count(emu, row.kind));
+        // a mask hazard may name only lanes that exist (the block stage's shuffle over lanes 0-1 of
+        // warp 0 with the full mask names lanes 2-31, which exist); never lanes 40-63
+        for (const Hazard& h : gpu.hazards)
+            if (h.kind == HazardKind::MaskNamesInactiveLanes) {
+                const uint32_t exist = row.s.block >= 32 * (h.warp + 1) ? 0xffffffffu : (1u << (row.s.block - 32 * h.warp)) - 1;
+                CHECK((h.lanes & ~exist) == 0);
+            }
         for (size_t i = 0; i < std::min(gpu.hazards.size(), emu.hazards.size()); ++i) {
             CHECK(gpu.hazards[i].kind == emu.hazards[i].kind);
             CHECK(gpu.hazards[i].warp == emu.hazards[i].warp);
@@ -149,4 +151,27 @@ TEST_CASE("gpu bugs: the volatile unroll is reported as an implicit-warp-sync ha
     CHECK(count(gpu, HazardKind::ImplicitWarpSync) > 0);
     MESSAGE("volatile-unroll: this GPU returned " << format_value(s.op, s.type, gpu.result_value)
                                                   << " (2080 is right; the rules do not promise it)");
+}
+
+TEST_CASE("gpu bugs: the last-block pattern without __threadfence is found from the missing fence events") {
+    Schedule s = with(4096, 128, Bug::MissingThreadfence);
+    s.grid_stage = GridStage::LastBlock;
+    auto fences = [](const Trace& t) {
+        return std::count_if(t.events.begin(), t.events.end(), [](const Event& e) { return e.kind == EventKind::Fence; });
+    };
+    int wrong = 0;
+    const int runs = 10;
+    for (int r = 0; r < runs; ++r) {
+        Trace gpu = on_gpu(s);
+        CHECK(fences(gpu) == 0);
+        CHECK(count(gpu, HazardKind::MissingThreadfence) > 0);
+        const Verdict v = by_value(gpu);
+        wrong += v != Verdict::Exact && v != Verdict::WithinBound;
+    }
+    MESSAGE(describe(s) << ": wrong results " << wrong << "/" << runs << " (a stale partial needs unlucky timing)");
+    Schedule fixed = s;
+    fixed.bugs = 0;
+    Trace t = on_gpu(fixed);
+    CHECK(fences(t) == t.grid);  // one per block, by the thread that stored the partial
+    CHECK(t.hazards.empty());
 }

@@ -11,32 +11,12 @@
 #include "core/emulator.h"
 #include "cuda/host_api.h"
 #include "../random_schedule.h"
+#include "../support/gpu_compare.h"
 
 using namespace rl;
+using rl::test::first_difference;
 
 namespace {
-
-// First difference between the two traces in canonical order, or "" when equal.
-std::string first_difference(const Trace& gpu, const Trace& emu) {
-    std::vector<Event> a = canonical_events(gpu), b = canonical_events(emu);
-    if (a.size() != b.size())
-        return "event count " + std::to_string(a.size()) + " on the GPU, " + std::to_string(b.size()) + " emulated";
-    for (size_t i = 0; i < a.size(); ++i) {
-        Event x = a[i], y = b[i];
-        x.flags &= uint8_t(~kHazard);  // hazards are judged by the rules, attached from the emulator
-        y.flags &= uint8_t(~kHazard);
-        if (std::memcmp(&x, &y, sizeof(Event)) != 0) {
-            std::ostringstream o;
-            o << "event " << i << ": gpu " << to_string(x.kind) << " b" << x.block << " t" << x.thread << " s" << x.step
-              << " d" << x.detail << " a" << x.aux << " deps " << x.dep[0] << "," << x.dep[1] << " v" << std::hex << x.value
-              << " f" << int(x.flags) << std::dec << " | emu " << to_string(y.kind) << " b" << y.block << " t" << y.thread
-              << " s" << y.step << " d" << y.detail << " a" << y.aux << " deps " << y.dep[0] << "," << y.dep[1] << " v"
-              << std::hex << y.value << " f" << int(y.flags);
-            return o.str();
-        }
-    }
-    return "";
-}
 
 Trace replay(const Trace& gpu, const InputData& in) {
     EmulatorOptions opt;

@@ -15,6 +15,8 @@ namespace fs = std::filesystem;
 using namespace rl::lab;
 
 TEST_CASE("desktop settings: the XDG config folder, else ~/.config") {
+    const char* home = std::getenv("HOME");
+    const std::string saved_home = home ? home : "";
     ::setenv("XDG_CONFIG_HOME", "/x/config", 1);
     CHECK(config_dir() == "/x/config/reduction-lab");
     ::setenv("XDG_CONFIG_HOME", "relative/not/allowed", 1);  // the XDG spec: relative paths are ignored
@@ -22,6 +24,7 @@ TEST_CASE("desktop settings: the XDG config folder, else ~/.config") {
     CHECK(config_dir() == "/home/student/.config/reduction-lab");
     ::unsetenv("XDG_CONFIG_HOME");
     CHECK(config_dir() == "/home/student/.config/reduction-lab");
+    if (home) ::setenv("HOME", saved_home.c_str(), 1);
 }
 
 TEST_CASE("desktop settings: saved and read back; missing or damaged files give the defaults") {

@@ -1,0 +1,569 @@
+// core/checker.cpp — the trace checker: hazards by the CUDA rules, from a trace's events alone.
+//
+// Sections: 1. the trace seen by the rules (block instances, positions, helpers)
+//           2. barriers   3. shared memory (happens-before)   4. shuffles (mask and reads)
+//           5. values (identity, uninitialised registers)   6. across blocks (fence, stale partials)
+//           7. order witness and atomic chains   8. grouping per warp instruction, entry points
+//
+// The checker never looks at the schedule's bugs or at hazards already in the trace: it reads the
+// events (what each thread did, which store a load saw, which lanes ran a shuffle and with what mask),
+// the block geometry (threads per block, blocks) and the operator. docs/checker.md lists the rules.
+#include "core/checker.h"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <unordered_map>
+
+namespace rl {
+namespace {
+
+// ---- 1. the trace seen by the rules ------------------------------------------------------------
+// A block instance is one block's run with its own shared memory: a first-pass block, or the
+// finishing stage (the second launch of two-pass, the last block, block 0 after grid.sync()).
+uint32_t instance_key(const Event& e) { return e.block * 2u + ((e.flags & kFinisher) ? 1u : 0u); }
+
+// Order of events in one thread or warp: the step, then the order of emission within it.
+uint64_t pos(const Trace& t, uint32_t i) { return (uint64_t(t.events[i].step) << 32) | i; }
+
+std::string lanes_text(uint32_t mask) {
+    std::string out;
+    for (int l = 0; l < 32;) {
+        if (!(mask >> l & 1u)) { ++l; continue; }
+        int r = l;
+        while (r + 1 < 32 && (mask >> (r + 1) & 1u)) ++r;
+        if (!out.empty()) out += ", ";
+        out += r == l ? std::to_string(l) : std::to_string(l) + "-" + std::to_string(r);
+        l = r + 1;
+    }
+    return out.empty() ? "none" : out;
+}
+std::string lane_word(uint32_t mask) { return std::popcount(mask) == 1 ? "lane " : "lanes "; }
+
+std::string hex32(uint32_t v) {
+    char buf[16];
+    snprintf(buf, sizeof buf, "0x%08x", v);
+    return buf;
+}
+
+struct Finding {
+    HazardKind kind;
+    uint32_t event;
+    uint32_t lanes;
+    std::string what;
+    bool per_lane;  // one lane's finding: merged with its warp's other lanes at the same instruction
+};
+
+class Checker {
+public:
+    explicit Checker(const Trace& t) : t_(t) {
+        B_ = std::max<uint32_t>(1, t.schedule.block);
+        G_ = t.grid ? t.grid : t.schedule.grid_size();
+        used_.assign(t.events.size(), 0);
+        for (const Event& e : t.events)
+            for (uint32_t d : e.dep)
+                if (d < t.events.size()) used_[d] = 1;
+    }
+
+    std::vector<Finding> run() {
+        barriers();
+        shared_memory();
+        shuffles();
+        values();
+        across_blocks();
+        order_witness();
+        atomic_chains();
+        return std::move(found_);
+    }
+
+private:
+    const Trace& t_;
+    uint32_t B_ = 1, G_ = 1;
+    std::vector<uint8_t> used_;  // some later event reads this event's value
+    std::vector<Finding> found_;
+    // Per block instance: steps of complete barriers (sorted), and per warp the __syncwarp() events.
+    std::unordered_map<uint32_t, std::vector<uint16_t>> complete_barriers_;
+    std::unordered_map<uint64_t, std::vector<uint32_t>> warp_syncs_;
+
+    // Threads of a block instance: the second launch of two-pass has min(block, grid) threads.
+    uint32_t threads_of(const Event& e) const {
+        if ((e.flags & kFinisher) && e.block >= G_) return std::min(B_, G_);
+        return B_;
+    }
+    uint32_t existing_lanes(const Event& e) const {
+        const uint32_t n = threads_of(e), first = 32 * e.warp();
+        if (n <= first) return 0;
+        return n - first >= 32 ? 0xffffffffu : (1u << (n - first)) - 1;
+    }
+    static uint32_t lanes_named(const Event& e, uint32_t existing) { return e.aux ? e.aux : existing; }
+
+    void add(HazardKind k, uint32_t ev, uint32_t lanes, std::string what, bool per_lane = false) {
+        found_.push_back({k, ev, lanes, std::move(what), per_lane});
+    }
+
+    // ---- 2. barriers ---------------------------------------------------------------------------
+    // __syncthreads() must be reached by every thread of the block that has not exited. A thread that
+    // still has events at or after the barrier's step has not exited; it must arrive at that barrier.
+    void barriers() {
+        std::unordered_map<uint32_t, std::vector<int32_t>> last_step;  // per instance, per thread
+        std::unordered_map<uint32_t, std::vector<uint32_t>> at;        // barrier events per instance
+        uint32_t cached = kNoEvent;  // events of one instance come in runs: look its vector up once per run
+        std::vector<int32_t>* cur = nullptr;
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            if (instance_key(e) != cached) {
+                cached = instance_key(e);
+                cur = &last_step[cached];
+                if (cur->empty()) cur->assign(threads_of(e), -1);
+            }
+            auto& ls = *cur;
+            if (e.kind == EventKind::Barrier || e.kind == EventKind::WarpSync) {
+                uint32_t lanes = lanes_named(e, existing_lanes(e));
+                for (uint32_t l = 0; l < 32; ++l)
+                    if ((lanes >> l & 1u) && 32 * e.warp() + l < ls.size()) ls[32 * e.warp() + l] = std::max<int32_t>(ls[32 * e.warp() + l], e.step);
+                if (e.kind == EventKind::Barrier) at[instance_key(e)].push_back(i);
+                else warp_syncs_[(uint64_t(instance_key(e)) << 16) | e.warp()].push_back(i);
+            } else if (e.thread < ls.size()) {
+                ls[e.thread] = std::max<int32_t>(ls[e.thread], e.step);
+            }
+        }
+        for (auto& [inst, evs] : at) {
+            const auto& ls = last_step[inst];
+            std::sort(evs.begin(), evs.end(), [&](uint32_t a, uint32_t b) { return pos(t_, a) < pos(t_, b); });
+            for (size_t k = 0; k < evs.size();) {
+                const uint16_t step = t_.events[evs[k]].step;
+                size_t j = k;
+                std::vector<uint32_t> arrived((ls.size() + 31) / 32, 0);
+                for (; j < evs.size() && t_.events[evs[j]].step == step; ++j) {
+                    const Event& e = t_.events[evs[j]];
+                    if (e.warp() < arrived.size()) arrived[e.warp()] |= lanes_named(e, existing_lanes(e));
+                }
+                // Non-exited threads that do not arrive, per warp.
+                std::vector<uint32_t> missing(arrived.size(), 0);
+                uint32_t count = 0;
+                for (uint32_t th = 0; th < ls.size(); ++th)
+                    if (ls[th] >= int32_t(step) && !(arrived[th / 32] >> (th % 32) & 1u)) missing[th / 32] |= 1u << (th % 32), ++count;
+                if (count == 0) {
+                    complete_barriers_[inst].push_back(step);
+                } else {
+                    std::string who;
+                    int shown = 0;
+                    for (uint32_t w = 0; w < missing.size(); ++w) {
+                        if (!missing[w]) continue;
+                        if (shown++ == 4) { who += ", ..."; break; }
+                        who += (who.empty() ? "" : ", ") + lane_word(missing[w]) + lanes_text(missing[w]) + " of warp " + std::to_string(w);
+                    }
+                    for (size_t m = k; m < j; ++m) {
+                        const Event& e = t_.events[evs[m]];
+                        uint32_t lanes = lanes_named(e, existing_lanes(e));
+                        add(HazardKind::DivergentBarrier, evs[m], lanes,
+                            "__syncthreads() at step " + std::to_string(step) + " is reached by " + lane_word(lanes) +
+                                lanes_text(lanes) + " of warp " + std::to_string(e.warp()) + ", but not by " +
+                                std::to_string(count) + " thread(s) of the block that have not exited (" + who +
+                                "): it orders nothing");
+                    }
+                }
+                k = j;
+            }
+        }
+    }
+
+    // ---- 3. shared memory ------------------------------------------------------------------------
+    bool barrier_between(uint32_t inst, uint16_t a, uint16_t b) const {
+        auto it = complete_barriers_.find(inst);
+        if (it == complete_barriers_.end()) return false;
+        auto s = std::upper_bound(it->second.begin(), it->second.end(), a);
+        return s != it->second.end() && *s < b;
+    }
+    bool warp_sync_between(uint32_t inst, const Event& x, uint32_t xi, const Event& y, uint32_t yi) const {
+        auto it = warp_syncs_.find((uint64_t(inst) << 16) | x.warp());
+        if (it == warp_syncs_.end()) return false;
+        const uint64_t px = pos(t_, xi), py = pos(t_, yi);
+        for (uint32_t s : it->second) {
+            const Event& e = t_.events[s];
+            const uint32_t lanes = lanes_named(e, existing_lanes(e));
+            const uint64_t ps = pos(t_, s);
+            if (px < ps && ps < py && (lanes >> x.lane() & 1u) && (lanes >> y.lane() & 1u)) return true;
+        }
+        return false;
+    }
+    // x happens before y (both in one block instance): program order in one thread, a __syncwarp()
+    // naming both lanes of one warp, or a barrier every non-exited thread reached.
+    bool happens_before(uint32_t inst, uint32_t xi, uint32_t yi) const {
+        const Event &x = t_.events[xi], &y = t_.events[yi];
+        if (x.thread == y.thread) return pos(t_, xi) < pos(t_, yi);
+        if (barrier_between(inst, x.step, y.step)) return true;
+        return x.warp() == y.warp() && warp_sync_between(inst, x, xi, y, yi);
+    }
+
+    // The racing store named in the words: one of another warp first (a missing __syncthreads()), then
+    // the latest one before the load (the value the program meant it to see), then the first after it.
+    bool better_racer(const Event& ld, uint32_t li, uint32_t a, uint32_t b) const {
+        const bool a_other = t_.events[a].warp() != ld.warp(), b_other = t_.events[b].warp() != ld.warp();
+        if (a_other != b_other) return a_other;
+        const bool a_before = pos(t_, a) < pos(t_, li), b_before = pos(t_, b) < pos(t_, li);
+        if (a_before != b_before) return a_before;
+        return a_before ? pos(t_, a) > pos(t_, b) : pos(t_, a) < pos(t_, b);
+    }
+
+    void shared_memory() {
+        struct SlotUse { std::vector<uint32_t> stores, loads; };
+        std::unordered_map<uint32_t, std::vector<SlotUse>> slots;  // per instance, per slot
+        uint32_t cached = kNoEvent;
+        std::vector<SlotUse>* cur = nullptr;
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            if (e.kind != EventKind::SharedStore && e.kind != EventKind::SharedLoad) continue;
+            if (instance_key(e) != cached) cached = instance_key(e), cur = &slots[cached];
+            if (cur->size() <= e.detail) cur->resize(size_t(e.detail) + 1);
+            SlotUse& u = (*cur)[e.detail];
+            (e.kind == EventKind::SharedStore ? u.stores : u.loads).push_back(i);
+        }
+        for (auto& [inst, per_slot] : slots)
+            for (const SlotUse& u : per_slot) check_slot(inst, u.stores, u.loads);
+    }
+
+    // Each load of one slot against every store to it by another thread.
+    void check_slot(uint32_t inst, const std::vector<uint32_t>& stores, const std::vector<uint32_t>& loads) {
+        for (uint32_t li : loads) {
+            const Event& ld = t_.events[li];
+            uint32_t racer = kNoEvent;
+            bool ordered_store = false;
+            for (uint32_t si : stores) {
+                const Event& st = t_.events[si];
+                if (happens_before(inst, si, li)) { ordered_store = true; continue; }
+                if (st.thread == ld.thread || happens_before(inst, li, si)) continue;
+                if (racer == kNoEvent || better_racer(ld, li, si, racer)) racer = si;
+            }
+            if (racer == kNoEvent && ordered_store) continue;
+            const std::string who = "thread " + std::to_string(ld.thread) + " reads shared slot " + std::to_string(ld.detail);
+            if (racer == kNoEvent) {
+                add(HazardKind::SharedSlotNeverWritten, li, 1u << ld.lane(),
+                    who + ", which no thread of the block stored before it in this launch: the value is unspecified", true);
+                continue;
+            }
+            const Event& st = t_.events[racer];
+            const bool same_warp = st.warp() == ld.warp();
+            std::string saw;
+            if (ld.dep[0] == kNoEvent) saw = "; it saw no stored value at all";
+            else if (ld.dep[0] != racer && st.step <= ld.step) saw = "; it saw the older value";
+            else if (st.step > ld.step) saw = "; in this run the store came after the load";
+            add(same_warp ? HazardKind::ImplicitWarpSync : HazardKind::SharedMemoryRace, li, 1u << ld.lane(),
+                who + ", which thread " + std::to_string(st.thread) + " stores at step " + std::to_string(st.step) +
+                    (same_warp ? " in the same warp with no __syncwarp() between them"
+                               : " in another warp with no __syncthreads() that both reach between them") + saw,
+                true);
+        }
+    }
+
+    // ---- 4. shuffles ---------------------------------------------------------------------------
+    // Every non-exited lane named in a __shfl_*_sync mask must execute that call with the same mask.
+    // Lanes never launched count as exited (naming them breaks no rule); lanes that exist and skip
+    // the call break it. Reading a lane that did not execute the call, or does not exist, returns an
+    // undefined value (an error when the value is used).
+    void shuffles() {
+        // A warp instruction's shuffles come as runs of consecutive shuffle events; runs are sorted by
+        // (instance, warp, step) so that one instruction split over several runs is still one group.
+        auto key = [&](uint32_t i) {
+            const Event& e = t_.events[i];
+            return std::tuple(instance_key(e), e.warp(), e.step);
+        };
+        struct Run { std::tuple<uint32_t, uint32_t, uint16_t> key; uint32_t begin, end; };  // into `all`
+        std::vector<uint32_t> all;
+        std::vector<Run> runs;
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            if (t_.events[i].kind != EventKind::Shuffle) continue;
+            if (runs.empty() || runs.back().key != key(i)) runs.push_back({key(i), uint32_t(all.size()), uint32_t(all.size())});
+            all.push_back(i);
+            ++runs.back().end;
+        }
+        std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.key < b.key; });
+        std::vector<uint32_t> sh;
+        sh.reserve(all.size());
+        for (const Run& r : runs) sh.insert(sh.end(), all.begin() + r.begin, all.begin() + r.end);
+        for (size_t k = 0; k < sh.size();) {
+            size_t j = k;
+            uint32_t executed = 0, masks_or = 0, masks_and = 0xffffffffu;
+            for (; j < sh.size() && key(sh[j]) == key(sh[k]); ++j) {
+                const Event& e = t_.events[sh[j]];
+                executed |= 1u << e.lane();
+                masks_or |= e.aux;
+                masks_and &= e.aux;
+            }
+            check_shuffle_group(sh, k, j, executed, masks_or, masks_and);
+            k = j;
+        }
+    }
+
+    void check_shuffle_group(const std::vector<uint32_t>& sh, size_t k, size_t j, uint32_t executed, uint32_t masks_or,
+                             uint32_t masks_and) {
+        const Event& first = t_.events[sh[k]];
+        const uint32_t existing = existing_lanes(first), w = first.warp();
+        const std::string where = "warp " + std::to_string(w) + ", offset " + std::to_string(first.shuffle_offset());
+        const uint32_t skipped = masks_or & existing & ~executed;
+        const uint32_t never_launched = masks_or & ~existing;
+        if (skipped) {
+            std::string exited;
+            if (never_launched)
+                exited = "; " + lane_word(never_launched) + lanes_text(never_launched) +
+                         " were never launched (the block has " + std::to_string(threads_of(first)) +
+                         " threads): they count as exited, and naming them breaks no rule";
+            add(HazardKind::MaskNamesInactiveLanes, sh[k], skipped,
+                "__shfl_*_sync(" + hex32(masks_or) + ") in " + where + ": the mask names " + lane_word(skipped) +
+                    lanes_text(skipped) + ", which exist but do not execute this call (they skipped it)" + exited);
+        }
+        if (masks_or != masks_and)
+            add(HazardKind::MaskNamesInactiveLanes, sh[k], executed,
+                "lanes " + lanes_text(executed) + " of " + where + " execute one shuffle with different masks (" +
+                    hex32(masks_and) + " in common, " + hex32(masks_or) + " in all)");
+        uint32_t absent = 0, skipping = 0, unnamed = 0, readers = 0, first_ev = kNoEvent;
+        for (size_t m = k; m < j; ++m) {
+            const Event& e = t_.events[sh[m]];
+            const uint32_t src = e.source_lane();
+            if (src >= 32 || src == e.lane() || !used_[sh[m]]) continue;  // past the warp: the caller's own value
+            const uint32_t bit = 1u << src;
+            if (!(existing & bit)) absent |= bit;
+            else if (!(executed & bit)) skipping |= bit;
+            else if (!(e.aux & bit)) unnamed |= bit;
+            else continue;
+            readers |= 1u << e.lane();
+            if (first_ev == kNoEvent) first_ev = sh[m];
+        }
+        if (!readers) return;
+        std::vector<std::string> why;
+        if (absent)
+            why.push_back(lane_word(absent) + lanes_text(absent) + ", which were never launched (the block has " +
+                          std::to_string(threads_of(first)) + " threads)");
+        if (skipping) why.push_back(lane_word(skipping) + lanes_text(skipping) + ", which exist but did not execute this call");
+        if (unnamed) why.push_back(lane_word(unnamed) + lanes_text(unnamed) + ", which the mask does not name");
+        std::string list;
+        for (size_t m = 0; m < why.size(); ++m) list += (m ? "; and " : "") + why[m];
+        add(HazardKind::ReadFromNonParticipatingLane, first_ev, readers,
+            where + ": " + lane_word(readers) + lanes_text(readers) + " read and use " + list +
+                ": the value read is undefined, whatever the mask says");
+    }
+
+    // ---- 5. values -------------------------------------------------------------------------------
+    void values() {
+        const uint64_t identity = identity_bits(t_.schedule.op, t_.schedule.type);
+        const std::string op(to_string(t_.schedule.op));
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            if (e.kind == EventKind::IdentityFill) {
+                const std::string who = "thread " + std::to_string(e.thread) + " has no element";
+                if (e.flags & kUndefined)
+                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
+                        who + " and its register was never set: it holds whatever was there", true);
+                else if (e.value != identity)
+                    add(HazardKind::WrongIdentity, i, 1u << e.lane(),
+                        who + " and starts from " + format_value(t_.schedule.op, t_.schedule.type, e.value) +
+                            ", which is not the identity of " + op,
+                        true);
+            } else if (e.kind == EventKind::Atomic && e.dep[0] == kNoEvent && e.dep[1] < t_.events.size() &&
+                       !(e.flags & kUndefined)) {
+                // The first atomic finds the output's starting value: identity ⊕ operand unless it was not the identity.
+                const uint64_t operand = t_.events[e.dep[1]].value;
+                if (combine_bits(t_.schedule.op, t_.schedule.type, identity, operand) != e.value)
+                    add(HazardKind::WrongIdentity, i, 1u << e.lane(),
+                        "the output did not start at the identity of " + op + ": its first atomic turned " +
+                            format_value(t_.schedule.op, t_.schedule.type, operand) + " into " +
+                            format_value(t_.schedule.op, t_.schedule.type, e.value));
+            }
+        }
+    }
+
+    // ---- 6. across blocks ----------------------------------------------------------------------
+    void across_blocks() {
+        std::vector<uint32_t> partial_of(G_, kNoEvent);
+        std::vector<uint8_t> fenced(G_, 1);
+        std::unordered_map<uint64_t, std::vector<uint32_t>> fences;  // per block and thread
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            if (e.flags & kFinisher) continue;
+            if (e.kind == EventKind::BlockPartial && e.block < G_) partial_of[e.block] = i;
+            if (e.kind == EventKind::Fence) fences[(uint64_t(e.block) << 16) | e.thread].push_back(i);
+        }
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            if (e.kind != EventKind::Ticket || (e.flags & kFinisher) || e.block >= G_) continue;
+            const uint32_t p = partial_of[e.block];
+            if (p == kNoEvent || t_.events[p].thread != e.thread || pos(t_, p) > pos(t_, i)) continue;
+            bool ok = false;
+            auto it = fences.find((uint64_t(e.block) << 16) | e.thread);
+            if (it != fences.end())
+                for (uint32_t f : it->second) ok = ok || (pos(t_, p) < pos(t_, f) && pos(t_, f) < pos(t_, i));
+            if (ok) continue;
+            fenced[e.block] = 0;
+            add(HazardKind::MissingThreadfence, i, 1u << e.lane(),
+                "block " + std::to_string(e.block) + " stores its partial (step " + std::to_string(t_.events[p].step) +
+                    ") and draws ticket " + std::to_string(e.aux) + " (step " + std::to_string(e.step) +
+                    ") with no __threadfence() between: the last block may see the ticket before the partial");
+        }
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            if (e.kind != EventKind::PartialLoad || e.aux >= G_) continue;
+            const uint32_t p = partial_of[e.aux];
+            if (e.dep[0] == p && p != kNoEvent) continue;
+            std::string what = "the finishing block's thread " + std::to_string(e.thread) + " loads block " +
+                               std::to_string(e.aux) + "'s partial";
+            if (p == kNoEvent) what += ", which that block never stored";
+            else what += " but does not see the value block " + std::to_string(e.aux) + " stored at step " +
+                         std::to_string(t_.events[p].step) + ": it read a stale value";
+            if (p != kNoEvent && !fenced[e.aux]) what += " (block " + std::to_string(e.aux) + " has no __threadfence() before its ticket)";
+            add(HazardKind::StalePartialRead, i, 1u << e.lane(), what, true);
+        }
+    }
+
+    // ---- 7. order witness and atomic chains --------------------------------------------------
+    static bool witness_broken(const Event& e) {
+        return !(e.flags & kUndefined) && unpack_value<WitnessValue>(e.value).lo == kWitnessViolated;
+    }
+    std::string range(uint32_t d) const {
+        if (d >= t_.events.size()) return "?";
+        auto w = unpack_value<WitnessValue>(t_.events[d].value);
+        if (w.lo == kWitnessViolated) return "violated";
+        if (w.lo == kWitnessEmpty) return "[]";
+        return "[" + std::to_string(w.lo) + ".." + std::to_string(w.hi) + "]";
+    }
+
+    // The merges in the result's cone where the witness first broke: neither operand was broken.
+    void order_witness() {
+        if (t_.schedule.op != Op::Witness || t_.result_event >= t_.events.size()) return;
+        std::vector<uint8_t> seen(t_.events.size(), 0);
+        std::vector<uint32_t> stack{t_.result_event}, sites;
+        while (!stack.empty()) {
+            uint32_t i = stack.back();
+            stack.pop_back();
+            if (i >= t_.events.size() || seen[i]) continue;
+            seen[i] = 1;
+            const Event& e = t_.events[i];
+            if (!witness_broken(e)) continue;
+            bool inherited = false;
+            for (uint32_t d : e.dep) inherited = inherited || (d < t_.events.size() && witness_broken(t_.events[d]));
+            if (!inherited && (e.kind == EventKind::Combine || e.kind == EventKind::Atomic)) sites.push_back(i);
+            for (uint32_t d : e.dep) stack.push_back(d);
+        }
+        for (uint32_t i : sites) {
+            const Event& e = t_.events[i];
+            add(HazardKind::OrderViolation, i, 1u << e.lane(),
+                std::string(e.kind == EventKind::Atomic ? "atomic" : "merge") + " of " + range(e.dep[0]) + " with " +
+                    range(e.dep[1]) + " is out of left-to-right order; a non-commutative operator gives a different result",
+                true);
+        }
+    }
+
+    // One address updated by a chain of atomics as long as the input: correct, but serialised. A cost
+    // finding, not a correctness hazard. dep[0] links each atomic to the one it followed (a GPU trace may
+    // list them out of order, so the links are followed with a memo).
+    void atomic_chains() {
+        const uint32_t n = uint32_t(t_.events.size());
+        std::unordered_map<uint32_t, uint32_t> len;  // chain length ending at each atomic
+        len.reserve(256);
+        uint32_t best = 0, best_end = kNoEvent;
+        for (uint32_t i = 0; i < n; ++i) {
+            if (t_.events[i].kind != EventKind::Atomic || len[i]) continue;
+            std::vector<uint32_t> path;
+            uint32_t c = i;
+            while (c < n && t_.events[c].kind == EventKind::Atomic && !len[c] && path.size() <= n) {
+                path.push_back(c);
+                c = t_.events[c].dep[0];
+            }
+            uint32_t base = (c < n && t_.events[c].kind == EventKind::Atomic) ? len[c] : 0;
+            for (size_t k = path.size(); k-- > 0;) len[path[k]] = ++base;
+            if (len[i] > best) best = len[i], best_end = i;
+        }
+        if (best < 2 || best < t_.schedule.n) return;
+        uint32_t start = best_end;
+        for (uint32_t k = 1; k < best && t_.events[start].dep[0] < n; ++k) start = t_.events[start].dep[0];  // bounded: a malformed cycle ends
+        add(HazardKind::AtomicContention, start, 1u << t_.events[start].lane(),
+            std::to_string(best) + " atomics to one address for " + std::to_string(t_.schedule.n) +
+                " elements, each waiting for the one before: a chain as long as the input (correct, but serialised)");
+    }
+
+public:
+    // The packed identity of an operator and type, and op(a, b) on packed values.
+    static uint64_t identity_bits(Op op, DType type) {
+        return with_op(op, type, [](auto o) { return pack_value(decltype(o)::identity()); });
+    }
+    static uint64_t combine_bits(Op op, DType type, uint64_t a, uint64_t b) {
+        return with_op(op, type, [&](auto o) {
+            using O = decltype(o);
+            using V = typename O::Value;
+            return pack_value(O::combine(unpack_value<V>(a), unpack_value<V>(b)));
+        });
+    }
+    template <class F> static uint64_t with_op(Op op, DType type, F f) {
+        auto by_acc = [&](auto acc) -> uint64_t {
+            using A = decltype(acc);
+            switch (op) {
+                case Op::Sum: return f(SumOp<A>{});
+                case Op::Max: return f(MaxOp<A>{});
+                case Op::Min: return f(MinOp<A>{});
+                case Op::Prod: return f(ProdOp<A>{});
+                case Op::Witness: return f(WitnessOp{});
+                case Op::ArgMax:
+                    if constexpr (sizeof(A) == 4) return f(ArgMaxOp<A>{});
+                    break;
+                case Op::SumCount:
+                    if constexpr (sizeof(A) == 4) return f(SumCountOp<A>{});
+                    break;
+            }
+            return 0;
+        };
+        switch (type) {
+            case DType::F64: return by_acc(double{});
+            case DType::I32: return by_acc(int32_t{});
+            default: return by_acc(float{});
+        }
+    }
+};
+
+// ---- 8. grouping per warp instruction -------------------------------------------------------------
+// One hazard per warp instruction: one lane's findings of the same kind, block, warp and step become
+// one entry with a lane mask (each event keeps its own kHazard flag).
+std::vector<Hazard> group(const Trace& t, std::vector<Finding> found, std::vector<uint32_t>& flagged) {
+    auto key = [&](const Finding& f) {
+        const Event& e = t.events[f.event];
+        return std::tuple(instance_key(e), e.step, e.warp(), uint8_t(f.kind), uint8_t(e.kind), f.per_lane ? 0u : f.event + 1u);
+    };
+    std::stable_sort(found.begin(), found.end(), [&](const Finding& a, const Finding& b) {
+        return key(a) < key(b) || (key(a) == key(b) && a.event < b.event);
+    });
+    std::vector<Hazard> out;
+    std::vector<int> merged;
+    for (size_t k = 0; k < found.size(); ++k) {
+        const Finding& f = found[k];
+        const Event& e = t.events[f.event];
+        flagged.push_back(f.event);
+        if (k > 0 && f.per_lane && key(found[k - 1]) == key(f)) {
+            Hazard& h = out.back();
+            if (!(h.lanes & f.lanes)) ++merged.back();
+            h.lanes |= f.lanes;
+            continue;
+        }
+        out.push_back({f.kind, f.event, e.block, e.warp(), f.lanes, f.what});
+        merged.push_back(0);
+    }
+    for (size_t k = 0; k < out.size(); ++k)
+        if (merged[k] > 0) out[k].what += " (and " + std::to_string(merged[k]) + " more lane(s) of this warp at this step)";
+    std::stable_sort(out.begin(), out.end(), [](const Hazard& a, const Hazard& b) {
+        return a.event < b.event || (a.event == b.event && a.kind < b.kind);
+    });
+    return out;
+}
+
+}  // namespace
+
+std::vector<Hazard> check_trace(const Trace& t) {
+    std::vector<uint32_t> flagged;
+    return group(t, Checker(t).run(), flagged);
+}
+
+void attach_checked_hazards(Trace& t) {
+    std::vector<uint32_t> flagged;
+    t.hazards = group(t, Checker(t).run(), flagged);
+    for (Event& e : t.events) e.flags &= uint8_t(~kHazard);
+    for (uint32_t i : flagged) t.events[i].flags |= kHazard;
+}
+
+}  // namespace rl
