@@ -19,7 +19,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string fmt(const char* f, double v) { return format_number(f, v); }
 
 // "2^20" for powers of two, the plain number otherwise.
 std::string size_label(uint64_t n) {
@@ -217,13 +216,13 @@ std::string bench_table(const BenchReport& r, std::string_view dtype, std::strin
             const BenchResult* b = r.find(c, dtype, n, cache, op);
             if (b && c != "instrumented" && (!best || b->median_us < best->median_us)) best = b;
             snprintf(buf, sizeof buf, " %*s", int(std::max<size_t>(10, c.size())),
-                     b ? fmt("%.2f", b->median_us).c_str() : "-");
+                     b ? format_number("%.2f", b->median_us).c_str() : "-");
             out += buf;
         }
         if (best) {
-            out += "   " + best->variant + " " + fmt("%.0f", best->gbps);
-            if (r.copy_gbps > 0) out += fmt("; %.0f%%", 100.0 * best->gbps / r.copy_gbps);
-            if (r.datasheet_gbps > 0) out += fmt("; %.1f%%", 100.0 * best->gbps / r.datasheet_gbps);
+            out += "   " + best->variant + " " + format_number("%.0f", best->gbps);
+            if (r.copy_gbps > 0) out += format_number("; %.0f%%", 100.0 * best->gbps / r.copy_gbps);
+            if (r.datasheet_gbps > 0) out += format_number("; %.1f%%", 100.0 * best->gbps / r.datasheet_gbps);
         }
         out += "\n";
     }
@@ -268,10 +267,10 @@ std::vector<std::string> crossover_analysis(const BenchReport& r, std::string_vi
         } else {
             line += "from n = " + size_label(*c);
         }
-        line += ": at " + size_label(big) + " per-element atomics take " + fmt("%.1f", t("atomic-element", big)) +
-                " us, " + fmt("%.2f", per_elem_ns) +
+        line += ": at " + size_label(big) + " per-element atomics take " + format_number("%.1f", t("atomic-element", big)) +
+                " us, " + format_number("%.2f", per_elem_ns) +
                 " ns per element, because every atomic on the one address waits for the previous one; per-block "
-                "takes " + fmt("%.1f", t("atomic-block", big)) + " us.";
+                "takes " + format_number("%.1f", t("atomic-block", big)) + " us.";
         lines.push_back(line);
     }
 
@@ -285,19 +284,19 @@ std::vector<std::string> crossover_analysis(const BenchReport& r, std::string_vi
         for (uint64_t n : ns)
             if (t("two-pass", n) < t("atomic-block", n)) wins_at += (wins_at.empty() ? "" : ", ") + size_label(n);
         if (!c && wins_at.empty()) {
-            line += "at no measured size: its second launch costs " + fmt("%.1f", launch) + " us at " +
+            line += "at no measured size: its second launch costs " + format_number("%.1f", launch) + " us at " +
                     size_label(small) + ", and at " + size_label(big) + " both read at the same bandwidth (" +
-                    fmt("%.1f", t("two-pass", big)) + " against " + fmt("%.1f", t("atomic-block", big)) +
+                    format_number("%.1f", t("two-pass", big)) + " against " + format_number("%.1f", t("atomic-block", big)) +
                     " us), so the block atomics never cost more than a launch.";
         } else if (!c) {
             line += "at " + wins_at + " but not at the largest size (" + size_label(big) + ": " +
-                    fmt("%.1f", t("two-pass", big)) + " against " + fmt("%.1f", t("atomic-block", big)) +
-                    " us), so there is no crossover for good; its second launch costs " + fmt("%.1f", launch) +
+                    format_number("%.1f", t("two-pass", big)) + " against " + format_number("%.1f", t("atomic-block", big)) +
+                    " us), so there is no crossover for good; its second launch costs " + format_number("%.1f", launch) +
                     " us at " + size_label(small) + ".";
         } else {
-            line += "from n = " + size_label(*c) + ": there the " + fmt("%.1f", t("atomic-block", *c)) +
-                    " us of per-block atomics exceed two-pass's " + fmt("%.1f", t("two-pass", *c)) +
-                    " us, its second launch included (it costs " + fmt("%.1f", launch) + " us at " +
+            line += "from n = " + size_label(*c) + ": there the " + format_number("%.1f", t("atomic-block", *c)) +
+                    " us of per-block atomics exceed two-pass's " + format_number("%.1f", t("two-pass", *c)) +
+                    " us, its second launch included (it costs " + format_number("%.1f", launch) + " us at " +
                     size_label(small) + ").";
         }
         lines.push_back(line);
@@ -318,7 +317,7 @@ std::vector<std::string> crossover_analysis(const BenchReport& r, std::string_vi
         }
         if (counted)
             lines.push_back("The fast path against CUB (CUB time / fast time, above 1 is faster): from " +
-                            fmt("%.2f", worst) + " at " + size_label(worst_n) + " to " + fmt("%.2f", best) +
+                            format_number("%.2f", worst) + " at " + size_label(worst_n) + " to " + format_number("%.2f", best) +
                             "; at least as fast at " + std::to_string(wins) + " of " + std::to_string(counted) +
                             " sizes.");
         // What determinism costs, at the smallest and largest size; a difference inside both
@@ -331,9 +330,9 @@ std::vector<std::string> crossover_analysis(const BenchReport& r, std::string_vi
             const bool within = d->median_us >= f->min_us && d->median_us <= f->max_us &&
                                 f->median_us >= d->min_us && f->median_us <= d->max_us;
             std::string line = "Determinism (fixed tree, no float atomics) at " + size_label(n) + ": " +
-                               fmt("%.2f", d->median_us) + " against " + fmt("%.2f", f->median_us) + " us, ";
-            if (within) line += "a difference (" + fmt("%+.2f", diff) + " us) inside both runs' spread: no measurable cost.";
-            else line += diff > 0 ? "it costs " + fmt("%.2f", diff) + " us." : "it is " + fmt("%.2f", -diff) + " us faster.";
+                               format_number("%.2f", d->median_us) + " against " + format_number("%.2f", f->median_us) + " us, ";
+            if (within) line += "a difference (" + format_number("%+.2f", diff) + " us) inside both runs' spread: no measurable cost.";
+            else line += diff > 0 ? "it costs " + format_number("%.2f", diff) + " us." : "it is " + format_number("%.2f", -diff) + " us faster.";
             lines.push_back(line);
         }
     }
@@ -343,33 +342,14 @@ std::vector<std::string> crossover_analysis(const BenchReport& r, std::string_vi
         if (b.dtype != "bf16" || b.variant != "fast" || b.cache != cache || b.op != "sum") continue;
         const BenchResult* c = r.find("cub", "bf16", b.n, cache);
         std::string line = "BF16 worked example, " + std::to_string(b.n) + " values summed in FP32: fast " +
-                           fmt("%.2f", b.median_us) + " us (" + fmt("%.0f", b.gbps) + " GB/s";
-        if (r.datasheet_gbps > 0) line += ", " + fmt("%.1f", 100.0 * b.gbps / r.datasheet_gbps) + "% of datasheet";
+                           format_number("%.2f", b.median_us) + " us (" + format_number("%.0f", b.gbps) + " GB/s";
+        if (r.datasheet_gbps > 0) line += ", " + format_number("%.1f", 100.0 * b.gbps / r.datasheet_gbps) + "% of datasheet";
         line += ")";
-        if (c) line += ", CUB TransformReduce " + fmt("%.2f", c->median_us) + " us: " +
-                       fmt("%.2f", c->median_us / b.median_us) + "x";
+        if (c) line += ", CUB TransformReduce " + format_number("%.2f", c->median_us) + " us: " +
+                       format_number("%.2f", c->median_us / b.median_us) + "x";
         lines.push_back(line + ".");
     }
     return lines;
-}
-
-std::string find_recorded_bench(const std::string& start_dir) {
-    namespace fs = std::filesystem;
-    if (const char* env = std::getenv("RLAB_BENCH_FILE"); env && *env) return env;
-    std::error_code ec;
-    fs::path dir = fs::absolute(start_dir, ec);
-    for (int depth = 0; depth < 8 && !dir.empty(); ++depth) {
-        fs::path bench = dir / "docs" / "bench";
-        if (fs::is_directory(bench, ec)) {
-            std::vector<std::string> files;
-            for (const auto& e : fs::directory_iterator(bench, ec))
-                if (e.path().extension() == ".json") files.push_back(e.path().string());
-            if (!files.empty()) return *std::max_element(files.begin(), files.end());
-        }
-        if (dir == dir.parent_path()) break;
-        dir = dir.parent_path();
-    }
-    return "";
 }
 
 }  // namespace rl

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "core/data_paths.h"
 
 namespace rl {
 
@@ -90,8 +91,6 @@ std::optional<uint64_t> crossover(const BenchReport& r, std::string_view a, std:
 // The crossover lines printed under the table, each with the reason read from the numbers.
 std::vector<std::string> crossover_analysis(const BenchReport& r, std::string_view cache = "warm");
 
-// Where recorded results live: $RLAB_BENCH_FILE, else docs/bench/*.json found walking up from
-// `start_dir` (the newest file by name). Empty when none is found.
-std::string find_recorded_bench(const std::string& start_dir = ".");
+// Where recorded results live: search_recorded_bench and find_recorded_bench in core/data_paths.h.
 
 }  // namespace rl

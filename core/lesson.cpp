@@ -380,22 +380,6 @@ LessonSet load_lessons(const std::string& dir) {
     return set;
 }
 
-// ---- finding the lessons ---------------------------------------------------------------------------
-
-std::string find_lessons_dir(const std::string& executable_path) {
-    if (const char* env = std::getenv("RLAB_LESSONS_DIR"); env && *env) return env;
-    std::error_code ec;
-    fs::path exe = executable_path.empty() ? fs::read_symlink("/proc/self/exe", ec) : fs::path(executable_path);
-    if (exe.empty()) return {};
-    exe = fs::absolute(exe, ec).lexically_normal();
-    for (fs::path p = exe.parent_path(); !p.empty(); p = p.parent_path()) {
-        if (fs::exists(p / "lessons" / "README.md", ec)) return (p / "lessons").string();
-        if (fs::exists(p / "share" / "rlab" / "lessons", ec)) return (p / "share" / "rlab" / "lessons").string();
-        if (p == p.parent_path()) break;
-    }
-    return {};
-}
-
 // ---- quantities ------------------------------------------------------------------------------------
 
 const std::vector<std::string>& quantity_names() {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 #include "core/analysis.h"
+#include "core/data_paths.h"
 #include "core/trace.h"
 
 namespace rl {
@@ -76,9 +77,7 @@ struct LessonSet {
 // Loads every *.toml in dir. One bad file never stops the others.
 LessonSet load_lessons(const std::string& dir);
 
-// Where the lessons live: $RLAB_LESSONS_DIR, else the first `lessons/` holding README.md found walking up
-// from the executable's folder (so build trees inside the repository find it), else "" (not found).
-std::string find_lessons_dir(const std::string& executable_path = "");
+// Where the lessons live: find_lessons_dir in core/data_paths.h.
 
 // Everything computed about one step: named quantities (numbers and text) used for placeholders and checks.
 struct Quantity {

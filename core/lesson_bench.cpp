@@ -13,13 +13,12 @@
 namespace rl {
 namespace {
 
-std::string fmt(const char* f, double v) { return format_number(f, v); }
 std::string power_label(uint64_t n) {
     int k = 0;
     while (k < 63 && (uint64_t(1) << k) < n) ++k;
     return (uint64_t(1) << k) == n ? "2^" + std::to_string(k) : std::to_string(n);
 }
-Quantity num(double v, const char* f) { return Quantity{fmt(f, v), v}; }
+Quantity num(double v, const char* f) { return Quantity{format_number(f, v), v}; }
 Quantity text(std::string s) { return Quantity{std::move(s), std::nullopt}; }
 
 constexpr uint64_t kWorkedN = 67108864;

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace rl {
@@ -234,6 +235,35 @@ std::string validate(const Schedule& s) {
             return a + " acts on a thread's own items, and with one atomic per element no thread adds any: use --accum plain or another --grid-stage";
     }
     return {};
+}
+
+std::vector<std::pair<std::string, std::string>> schedule_fields(const Schedule& s) {
+    std::string input(to_string(s.input.kind));
+    if (s.input.kind == InputKind::Values) {
+        input.clear();
+        for (double x : s.input.values) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.17g", x);  // 17 digits: every double reads back bit for bit
+            input += (input.empty() ? "" : ",") + std::string(buf);
+        }
+    }
+    std::vector<std::pair<std::string, std::string>> f{
+        {"n", std::to_string(s.n)},
+        {"block", std::to_string(s.block)},
+        {"grid", std::to_string(s.grid)},
+        {"items", std::to_string(s.items)},
+        {"assign", std::string(to_string(s.assign))},
+        {"warp", std::string(to_string(s.warp))},
+        {"block-stage", std::string(to_string(s.block_stage))},
+        {"grid-stage", std::string(to_string(s.grid_stage))},
+        {"op", std::string(to_string(s.op))},
+        {"type", std::string(to_string(s.type))},
+        {"accum", std::string(to_string(s.accum))},
+        {"input", input},
+        {"seed", std::to_string(s.input.seed)},
+    };
+    for (Bug b : bug_list(s.bugs)) f.emplace_back("bug", std::string(to_string(b)));
+    return f;
 }
 
 std::string describe(const Schedule& s) {

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include "core/accum.h"
 #include "core/ops.h"
@@ -38,6 +39,7 @@ struct InputSpec {
     InputKind kind = InputKind::Iota;
     uint64_t seed = 1;
     std::vector<double> values;  // for InputKind::Values
+    bool operator==(const InputSpec&) const = default;
 };
 
 struct Schedule {
@@ -56,6 +58,8 @@ struct Schedule {
     uint16_t bugs = 0;
 
     bool has(Bug b) const { return (bugs & uint16_t(b)) != 0; }
+    // "Is this the same schedule?": every field, input values and seed included (a lesson step may change only those).
+    bool operator==(const Schedule&) const = default;
 
     // Derived sizes (valid after validate()).
     uint32_t grid_size() const;
@@ -87,6 +91,10 @@ std::vector<Bug> bug_list(uint16_t bugs);
 // Parse one schedule field by its flag name ("n", "block", "warp", "bug", "input", ...).
 // Returns an error line, or empty on success. "bug" adds to the set.
 std::string set_field(Schedule& s, std::string_view name, std::string_view value);
+
+// The schedule written out as (flag, value) pairs in set_field's names, every field, one "bug" pair per bug;
+// set_field on each pair rebuilds an equal schedule. grid is the field as set (0: sized from n).
+std::vector<std::pair<std::string, std::string>> schedule_fields(const Schedule& s);
 
 // All values a field accepts, for help text and errors ("sum|max|min|...").
 std::string allowed_values(std::string_view name);

@@ -43,33 +43,16 @@ json dep_json(uint32_t d) { return d == kNoEvent ? json(nullptr) : json(d); }
 
 json schedule_json(const Schedule& s) {
     json j;
-    j["n"] = s.n;
-    j["block"] = s.block;
-    j["grid"] = s.grid_size();
-    j["items"] = s.items;
-    j["assign"] = to_string(s.assign);
-    j["warp"] = to_string(s.warp);
-    j["block-stage"] = to_string(s.block_stage);
-    j["grid-stage"] = to_string(s.grid_stage);
-    j["op"] = to_string(s.op);
-    j["type"] = to_string(s.type);
-    j["accum"] = to_string(s.accum);
-    if (s.input.kind == InputKind::Values) {
-        std::string v;
-        for (double x : s.input.values) {
-            char buf[32];
-            snprintf(buf, sizeof buf, "%.17g", x);
-            if (!v.empty()) v += ',';
-            v += buf;
-        }
-        j["input"] = v;
-    } else {
-        j["input"] = to_string(s.input.kind);
+    j["bug"] = json::array();
+    for (const auto& [name, value] : schedule_fields(s)) {
+        if (name == "bug")
+            j["bug"].push_back(value);
+        else if (name == "n" || name == "block" || name == "grid" || name == "items" || name == "seed")
+            j[name] = std::stoull(value);
+        else
+            j[name] = value;
     }
-    j["seed"] = s.input.seed;
-    json bugs = json::array();
-    for (Bug b : bug_list(s.bugs)) bugs.push_back(to_string(b));
-    j["bug"] = bugs;
+    j["grid"] = s.grid_size();  // the grid launched, not 0 for "sized from n"
     return j;
 }
 

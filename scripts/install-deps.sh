@@ -8,6 +8,7 @@ packages=(
   libglfw3-dev libepoxy-dev libimgui-dev glslang-tools fonts-dejavu-core
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   xvfb xauth poppler-utils
+  dpkg-dev librsvg2-bin desktop-file-utils appstream groff-base
 )
 
 missing=()

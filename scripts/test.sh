@@ -13,6 +13,8 @@ cmake --preset default
 cmake --build --preset default -j "$jobs"
 echo "== tests (preset default)"
 ctest --preset default -j "$jobs"
+echo "== install tests: cmake --install to a temporary prefix, then the Debian package through apt"
+bash tests/install/test_install.sh build/default --deb
 
 echo "== build (preset asan: AddressSanitizer + UndefinedBehaviorSanitizer)"
 cmake --preset asan

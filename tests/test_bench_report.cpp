@@ -6,6 +6,7 @@
 #include <fstream>
 #include "core/bench_report.h"
 #include "core/emulator.h"  // rl::Error
+#include "support/helpers.h"
 
 using namespace rl;
 
@@ -28,12 +29,7 @@ BenchResult result(const char* variant, uint64_t n, double us, const char* cache
 }
 
 std::string error_of(const std::string& text) {
-    try {
-        bench_from_json(text);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return test::thrown_error([&] { bench_from_json(text); });
 }
 
 const char* kHead = R"({"device":"d","driver":"1","cuda":"13.0","date":"2026-11-29T00:00:00Z","results":)";

@@ -12,9 +12,11 @@
 #include "core/checker.h"
 #include "core/emulator.h"
 #include "stripped_trace.h"
+#include "support/helpers.h"
 
 using namespace rl;
 using rl::testing::stripped;
+using rl::test::with;
 
 namespace {
 
@@ -87,14 +89,6 @@ Case run(Schedule s, Bug bug) {
     CHECK(c.off.hazards.empty());
     CHECK((c.a_off.verdict == Verdict::Exact || c.a_off.verdict == Verdict::WithinBound));
     return c;
-}
-
-Schedule with(uint64_t n, uint32_t block) {
-    Schedule s;
-    s.n = n;
-    s.block = block;
-    s.input.kind = InputKind::Uniform;
-    return s;
 }
 
 bool in_scope(const Trace& t, const Event& e, Scope s) { return scope_of(t, e) == s; }

@@ -7,24 +7,17 @@
 #include "core/emulator.h"
 #include "core/trace_io.h"
 #include "random_schedule.h"
+#include "support/helpers.h"
 
 using namespace rl;
 
 namespace {
 
-bool same_events(const Trace& a, const Trace& b) {
-    if (a.events.size() != b.events.size()) return false;
-    return std::memcmp(a.events.data(), b.events.data(), a.events.size() * sizeof(Event)) == 0;
-}
-
 std::string error_of(const std::string& text) {
-    std::istringstream in(text);
-    try {
+    return test::thrown_error([&] {
+        std::istringstream in(text);
         read_trace_json(in);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    });
 }
 
 std::string eight_json() {
@@ -46,7 +39,7 @@ TEST_CASE("JSON round trip is exact: events bit for bit, hazards, result and ref
         std::stringstream io;
         write_trace_json(io, t);
         Trace r = read_trace_json(io);
-        CHECK(same_events(t, r));
+        CHECK(test::identical_events(t, r));
         CHECK(r.hazards.size() == t.hazards.size());
         CHECK(r.result_value == t.result_value);
         CHECK(r.result_event == t.result_event);

@@ -92,7 +92,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
     c->add_flag("--extra-types", a.extra_types, "also the fast path against CUB for f64 sums and f32 max/min");
     c->add_flag("--tune", a.tune, "compare the fast path's launch shapes (how its defaults were chosen)");
     c->add_flag("--recorded", a.recorded, "show recorded results (no GPU needed)");
-    c->add_option("--file", a.file, "with --recorded: this bench JSON file (default: docs/bench/*.json above here)");
+    c->add_option("--file", a.file, "with --recorded: this bench JSON file (default: $RLAB_BENCH_FILE, else the newest docs/bench/*.json installed next to rlab or in the source tree)");
     c->add_option("--json", a.json, "write the results as JSON (the format of the command-line contract)");
     c->add_option("--csv", a.csv, "write the results as CSV");
     return c;
@@ -101,13 +101,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
 int run_bench(const BenchArgs& a) {
     if (a.recorded) {
         std::string path = a.file;
-        if (path.empty()) path = find_recorded_bench(".");
-        if (path.empty()) {
-            char exe[4096] = {};
-            if (ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1); len > 0)
-                path = find_recorded_bench(std::string(exe, size_t(len)) + "/..");
-        }
-        if (path.empty()) throw Error("--recorded: no docs/bench/*.json found above here or above rlab; pass --file FILE");
+        if (path.empty()) path = search_recorded_bench().found;
+        if (path.empty()) throw Error("--recorded: " + search_recorded_bench().not_found("recorded results") + "; pass --file FILE");
         BenchReport r = load_bench_file(path);
         std::cout << "recorded results: " << path << "\n";
         print_report(r);
@@ -131,8 +126,8 @@ int run_bench(const BenchArgs& a) {
     std::string reason;
     if (!gpu_bench_available(&reason)) {
         std::cerr << "rlab: bench needs a GPU (" << reason << "); recorded results: rlab bench --recorded ("
-                  << (find_recorded_bench(".").empty() ? std::string("docs/bench/ in the source tree")
-                                                       : find_recorded_bench("."))
+                  << (search_recorded_bench().found.empty() ? std::string("none installed")
+                                                            : search_recorded_bench().found)
                   << ")\n";
         return 2;
     }

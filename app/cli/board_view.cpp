@@ -117,9 +117,8 @@ void print_depth_table(std::ostream& out, const Trace& t, const Analysis& a) {
     out << buf;
     snprintf(buf, sizeof buf, "%-26s%12llu%10u\n", "this schedule", (unsigned long long)a.work, a.span);
     out << buf;
-    static const char* scope_names[4] = {"  thread (registers)", "  warp", "  block", "  grid"};
     for (int i = 0; i < 4; ++i) {
-        snprintf(buf, sizeof buf, "%-26s%12llu%10u\n", scope_names[i], (unsigned long long)a.work_by_scope[i], a.span_by_scope[i]);
+        snprintf(buf, sizeof buf, "%-26s%12llu%10u\n", ("  " + std::string(to_string(Scope(i))) + (i == 0 ? " (registers)" : "")).c_str(), (unsigned long long)a.work_by_scope[i], a.span_by_scope[i]);
         out << buf;
     }
     if (a.identity_combines)

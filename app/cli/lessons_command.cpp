@@ -16,7 +16,7 @@ CLI::App* add_lessons_command(CLI::App& app, LessonsArgs& a) {
     c->add_option("--show", a.show, "print this lesson's steps with the narrative filled in from the trace");
     c->add_option("--lesson", a.only, "only this lesson (its file name without .toml)");
     c->add_option("--backend", a.backend, "cpu (the emulator) or cuda (each step's schedule runs on the GPU)")->capture_default_str();
-    c->add_option("--dir", a.dir, "the lessons folder (default: $RLAB_LESSONS_DIR, else lessons/ found above rlab)");
+    c->add_option("--dir", a.dir, "the lessons folder (default: $RLAB_LESSONS_DIR, else ../share/reduction-lab/lessons next to rlab, else the source tree's)");
     return c;
 }
 
@@ -29,9 +29,10 @@ int run_lessons(const LessonsArgs& a) {
         if (!gpu_status().usable) throw Error("--backend cuda: " + gpu_status().reason);
         runner = [](const Schedule& s) { return run_backend(s, BackendChoice::Cuda).trace; };
     }
-    const std::string dir = a.dir.empty() ? find_lessons_dir() : a.dir;
+    const DataSearch found = a.dir.empty() ? search_lessons_dir() : DataSearch{a.dir, {}};
+    const std::string& dir = found.found;
     if (dir.empty()) {
-        std::cerr << "rlab: no lessons folder found above this executable; set RLAB_LESSONS_DIR or pass --dir\n";
+        std::cerr << "rlab: " << found.not_found("lessons folder") << " (pass --dir FOLDER)\n";
         return 2;
     }
     LessonSet set = load_lessons(dir);

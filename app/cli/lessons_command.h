@@ -12,7 +12,7 @@ struct LessonsArgs {
     bool check = false;   // play every lesson on the emulator and verify each expectation
     std::string show;     // print one lesson's steps with the narrative filled from the trace
     std::string only;     // --lesson NAME: check or list only this lesson
-    std::string dir;      // --dir: the lessons folder (default: RLAB_LESSONS_DIR, or lessons/ found from rlab)
+    std::string dir;      // --dir: the lessons folder (default: core/data_paths search_lessons_dir)
     std::string backend = "cpu";  // cpu (the emulator) or cuda: where each step's schedule runs
 };
 

@@ -13,14 +13,12 @@
 namespace rl::cli {
 namespace {
 
-std::string fmt(const char* f, double v) { return format_number(f, v); }
-
 void print_text(std::ostream& out, const NumericsReport& r) {
     const Schedule& s = r.schedule;
     out << "Numerics lab — " << describe(s) << " input=" << to_string(s.input.kind) << " seed=" << s.input.seed << "\n";
-    out << "exact sum " << fmt("%.17g", r.exact) << " (Shewchuk expansion, " << r.exact_partials.size()
+    out << "exact sum " << format_number("%.17g", r.exact) << " (Shewchuk expansion, " << r.exact_partials.size()
         << " partial(s)); correctly rounded " << r.accumulator << " " << r.reference_hex << "; sum|x| "
-        << fmt("%.6g", r.abs_sum) << "; u = " << (r.accumulator == "f64" ? "2^-53" : "2^-24") << "\n\n";
+        << format_number("%.6g", r.abs_sum) << "; u = " << (r.accumulator == "f64" ? "2^-53" : "2^-24") << "\n\n";
     char line[400];
     snprintf(line, sizeof line, "%-30s %-16s %-12s %-10s %-10s %-9s %-10s %-4s %-6s %s\n", "row", "result", "bits",
              "abs err", "rel err", "ULPs", "bound", "ok", "span", "flops");
@@ -32,11 +30,11 @@ void print_text(std::ostream& out, const NumericsReport& r) {
         if (row.group == RowGroup::GridStage) label = "grid " + label;
         std::string ok = row.within_bound ? "yes" : "NO";
         snprintf(line, sizeof line, "%-30s %-16s %-12s %-10s %-10s %-9s %-10s %-4s %-6u %llu", label.c_str(),
-                 fmt("%.9g", row.value).c_str(), row.bits_hex.c_str(), fmt("%.3g", row.abs_error).c_str(),
-                 fmt("%.3g", row.rel_error).c_str(), fmt("%.3g", row.ulps).c_str(), fmt("%.3g", row.bound).c_str(),
+                 format_number("%.9g", row.value).c_str(), row.bits_hex.c_str(), format_number("%.3g", row.abs_error).c_str(),
+                 format_number("%.3g", row.rel_error).c_str(), format_number("%.3g", row.ulps).c_str(), format_number("%.3g", row.bound).c_str(),
                  ok.c_str(), row.span, static_cast<unsigned long long>(row.flops));
         out << line;
-        if (row.gpu_time_us >= 0) out << fmt("  %.1f us on the GPU", row.gpu_time_us);
+        if (row.gpu_time_us >= 0) out << format_number("  %.1f us on the GPU", row.gpu_time_us);
         out << "\n";
         if (!row.deterministic) {
             out << "    " << row.patterns.size() << " distinct bit pattern(s) over " << row.runs << " ("
@@ -47,7 +45,7 @@ void print_text(std::ostream& out, const NumericsReport& r) {
                          static_cast<unsigned long long>(p.bits));
                 out << hex << " x" << p.count;
             }
-            out << "; worst error " << fmt("%.3g", row.worst_abs_error) << "\n";
+            out << "; worst error " << format_number("%.3g", row.worst_abs_error) << "\n";
         }
         if (!row.note.empty()) out << "    (" << row.note << ")\n";
     }
@@ -108,7 +106,7 @@ CLI::App* add_numerics_command(CLI::App& app, NumericsArgs& a) {
         "numerics",
         "one input summed in many orders (serial, Kahan, f64, pairwise, the schedule and its variants, atomic "
         "orders): result bits, error against the exact sum, guaranteed bound, flops");
-    add_schedule_options(*cmd, a.schedule);
+    lab::add_schedule_options(*cmd, a.schedule);
     cmd->add_option("--runs", a.runs, "orders per atomic grid stage: GPU runs with a GPU, else seeded emulated orders")
         ->capture_default_str();
     cmd->add_option("--order-seed", a.order_seed, "seed of the emulated atomic orders")->capture_default_str();

@@ -2,12 +2,12 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <string>
-#include "app/cli/schedule_options.h"
+#include "app/lab/schedule_options.h"
 
 namespace rl::cli {
 
 struct NumericsArgs {
-    ScheduleArgs schedule;
+    lab::ScheduleArgs schedule;
     uint32_t runs = 16;           // atomic orders (emulated) or GPU runs per atomic row
     uint64_t order_seed = 1;
     std::string backend = "auto";

@@ -1,24 +1,24 @@
-// app/cli/render_command.cpp — runs a schedule, builds the frame's scene and draws it offscreen into a PNG.
+// app/cli/render_command.cpp — runs a schedule (or a lesson step, or a saved trace), builds the frame's scene with
+// app/lab as the GUIs do, and draws it offscreen into a PNG.
 #include "app/cli/render_command.h"
 
-#include <cstdio>
-#include <fstream>
 #include <iostream>
 
+#include <algorithm>
 #include "app/backend/backend.h"
+#include "app/lab/frame.h"
+#include "app/lab/options.h"
+#include "app/lab/startup.h"
 #include "app/render/offscreen.h"
-#include "app/render/scene.h"
-#include "app/render/time_scene.h"
 #include "core/emulator.h"
-#include "core/trace_io.h"
 
 namespace rl::cli {
 
 CLI::App* add_render_command(CLI::App& app, RenderArgs& a) {
     auto* r = app.add_subcommand("render", "draw the lab bench's picture of a schedule at a step into a PNG (no window)");
-    add_schedule_options(*r, a.schedule);
+    lab::add_schedule_options(*r, a.schedule);
     r->add_option("--backend", a.backend, "auto|cpu|cuda")->capture_default_str();
-    r->add_option("--lesson", a.lesson, "a lesson by name (not available yet)");
+    r->add_option("--lesson", a.lesson, "a lesson by name (its file's stem); --step K is then the lesson's step K");
     r->add_option("--step", a.step, "show the reduction up to this step (default: the last)");
     r->add_option("--png", a.png, "PNG file to write")->required();
     r->add_option("--size", a.size, "picture size WxH")->capture_default_str();
@@ -32,42 +32,34 @@ CLI::App* add_render_command(CLI::App& app, RenderArgs& a) {
 
 int run_render(const RenderArgs& a) {
     int w = 0, h = 0;
-    if (std::sscanf(a.size.c_str(), "%dx%d", &w, &h) != 2 || w < 64 || h < 64 || w > 16384 || h > 16384)
-        throw Error("--size " + a.size + ": expected WxH, e.g. 1280x720");
-    if (a.theme != "dark" && a.theme != "light") throw Error("--theme " + a.theme + ": expected dark or light");
-    if (!a.lesson.empty()) throw Error("--lesson " + a.lesson + ": lessons are not available in this build yet");
-    BackendChoice choice;
-    if (!parse_backend(a.backend, choice)) throw Error("--backend " + a.backend + ": expected auto, cpu or cuda");
-    if (a.view != "steps" && a.view != "time") throw Error("--view " + a.view + ": expected steps or time");
-    Trace t;
+    if (std::string e = lab::check_size(a.size, 64, 64, w, h); !e.empty()) throw Error(e);
+    if (std::string e = lab::check_theme(a.theme); !e.empty()) throw Error(e);
+    if (std::string e = lab::check_view(a.view); !e.empty()) throw Error(e);
+    lab::LabState s;
+    if (std::string e = lab::check_backend(a.backend, s.backend); !e.empty()) throw Error(e);
     if (!a.trace_file.empty()) {
-        std::ifstream in(a.trace_file);
-        if (!in) throw Error("--trace " + a.trace_file + ": cannot open");
-        try {
-            t = read_trace_json(in);
-        } catch (const Error& e) {
-            throw Error("--trace " + a.trace_file + ": " + e.what());
-        }
+        if (!s.load_trace(a.trace_file)) throw Error("--trace " + s.error);
+    } else if (!a.lesson.empty()) {
+        if (std::string e = s.lesson.open(a.lesson); !e.empty()) throw Error(e);
     } else {
-        BackendRun run = run_backend(a.schedule.build(), choice);
+        // Run here rather than by s.rerun(): a hung GPU must reach main's DeviceHung handler.
+        BackendRun run = run_backend(a.schedule.build(), s.backend);
         if (!run.note.empty()) std::cerr << "rlab: " << run.note << "\n";
-        t = std::move(run.trace);
+        s.schedule = run.trace.schedule;
+        s.trace = std::move(run.trace);
+        s.adopt_trace();
     }
-    const bool time = a.view == "time";
-    if (time && !render::time_view_unavailable(t).empty()) throw Error("--view time: " + render::time_view_unavailable(t));
-    const render::Layout layout = render::build_layout(t);
-    const render::TimeLayout time_layout = time ? render::build_time_layout(t) : render::TimeLayout{};
-    render::View view = time ? render::fit_time_view(time_layout, float(w), float(h), a.font_scale)
-                             : render::fit_view(layout, float(w), float(h), a.font_scale);
-    view.dark = a.theme == "dark";
-    render::Cursor cursor{a.step < 0 ? render::last_step(layout) : std::min(a.step, render::last_step(layout)), 1.0f};
-    const render::Scene scene = time ? render::build_time_scene(t, time_layout, cursor, view)
-                                     : render::build_scene(t, layout, cursor, view);
-    if (!a.dump_scene.empty()) {
-        std::ofstream out(a.dump_scene);
-        if (!out) throw Error("--dump-scene " + a.dump_scene + ": cannot open for writing");
-        render::dump_scene_json(out, scene);
-    }
+    if (a.view == "time" && !s.set_time_view(true)) throw Error("--view time: " + s.notice);
+    s.dark = a.theme != "light";
+    s.font_scale = a.font_scale;
+    if (s.lesson.active())
+        s.lesson.go(s, size_t(std::max(a.step, 0)));  // --step K: the lesson's step K
+    else
+        s.set_step(a.step < 0 ? s.last() : a.step);
+    if (!s.error.empty()) throw Error("--lesson " + a.lesson + ": " + s.error);
+    const render::Scene& scene = lab::frame_scene(s, float(w), float(h));
+    if (!a.dump_scene.empty())
+        if (std::string e = lab::write_scene(a.dump_scene, scene); !e.empty()) throw Error(e);
     render::Offscreen off;
     std::string err;
     if (!off.create(w, h, &err)) {
@@ -76,8 +68,8 @@ int run_render(const RenderArgs& a) {
     }
     const std::vector<uint8_t> px = off.render(scene);
     if (!render::write_png(a.png, w, h, px, &err)) throw Error("--png " + a.png + ": " + err);
-    std::cerr << "rlab: wrote " << a.png << " (" << w << "x" << h << ", step " << cursor.step << " of "
-              << render::last_step(layout) << ", " << off.context_kind() << ")\n";
+    std::cerr << "rlab: wrote " << a.png << " (" << w << "x" << h << ", step " << s.cursor.step << " of " << s.last()
+              << ", " << off.context_kind() << ")\n";
     return 0;
 }
 

@@ -2,12 +2,12 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <string>
-#include "app/cli/schedule_options.h"
+#include "app/lab/schedule_options.h"
 
 namespace rl::cli {
 
 struct RenderArgs {
-    ScheduleArgs schedule;
+    lab::ScheduleArgs schedule;
     std::string backend = "auto";
     std::string lesson;
     int step = -1;               // -1: the last step (the finished reduction)

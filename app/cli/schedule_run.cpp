@@ -8,7 +8,7 @@
 namespace rl::cli {
 
 void add_run_options(CLI::App& cmd, RunArgs& a, bool race_delay) {
-    add_schedule_options(cmd, a.schedule);
+    lab::add_schedule_options(cmd, a.schedule);
     cmd.add_option("--backend", a.backend, "auto|cpu|cuda (auto: the GPU when one is usable)")->capture_default_str();
     if (race_delay)
         cmd.add_option("--race-delay", a.race_delay_ns,

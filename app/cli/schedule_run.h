@@ -4,12 +4,12 @@
 #include <iosfwd>
 #include <string>
 #include "app/backend/backend.h"
-#include "app/cli/schedule_options.h"
+#include "app/lab/schedule_options.h"
 
 namespace rl::cli {
 
 struct RunArgs {
-    ScheduleArgs schedule;
+    lab::ScheduleArgs schedule;
     std::string backend = "auto";
     uint32_t race_delay_ns = 0;  // GPU race amplifier
 };

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/imgui/panels.h"
+#include "app/lab/frame.h"
 
 namespace rl::lab {
 
@@ -21,17 +22,10 @@ void canvas_panel(LabState& s, const Rect& r) {
     const ImGuiIO& io = ImGui::GetIO();
     const float mx = io.MousePos.x - r.x, my = io.MousePos.y - r.y;
     if (ImGui::IsItemHovered() && io.MouseWheel != 0.0f) {
-        const float f = io.MouseWheel > 0 ? 1.25f : 0.8f;
-        if (s.time_view)
-            render::zoom_time_view(s.view, s.time_layout, f, mx, my);
-        else
-            render::zoom_view(s.view, s.layout, f, mx, my);
+        zoom(s, io.MouseWheel > 0 ? 1.25f : 0.8f, mx, my);
     }
     for (int b = 0; b < 3; ++b) {
-        if (ImGui::IsItemActive() && ImGui::IsMouseDragging(b, 2.0f)) {
-            s.view.x0 -= io.MouseDelta.x / s.view.px_per_col;
-            s.view.y0 = std::max(0.0f, s.view.y0 - io.MouseDelta.y);
-        }
+        if (ImGui::IsItemActive() && ImGui::IsMouseDragging(b, 2.0f)) pan(s, io.MouseDelta.x, io.MouseDelta.y);
     }
     // A click that did not drag picks the event under the mouse from the last built scene.
     if (ImGui::IsItemDeactivated() && ImGui::IsMouseReleased(0)) {

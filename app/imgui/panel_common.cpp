@@ -51,6 +51,11 @@ void handle_shortcuts(LabState& s) {
     if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) s.set_time_view(!s.time_view);
     if (ImGui::IsKeyPressed(GLFW_KEY_N, false)) s.numerics_open = !s.numerics_open;
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) s.select(kNoEvent);
+    // A lesson: Page Down / Page Up move between its steps.
+    if (!s.lesson.active()) return;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown), false)) s.lesson.go(s, s.lesson.current() + 1);
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp), false) && s.lesson.current() > 0)
+        s.lesson.go(s, s.lesson.current() - 1);
 }
 
 }  // namespace rl::lab

@@ -14,7 +14,6 @@ namespace {
 // Okabe–Ito colours for the four scopes (thread, warp, block, grid).
 const ImU32 kScope[4] = {IM_COL32(86, 180, 233, 255), IM_COL32(0, 158, 115, 255), IM_COL32(204, 121, 167, 255),
                          IM_COL32(230, 159, 0, 255)};
-const char* kScopeName[4] = {"thread", "warp", "block", "grid"};
 
 }  // namespace
 
@@ -70,7 +69,7 @@ void depth_panel(LabState& s, const Rect& r) {
         dl->AddRectFilled(ImVec2(p.x, p.y + fs * 0.2f), ImVec2(p.x + fs * 0.8f, p.y + fs), kScope[k], 2.0f);
         ImGui::Dummy(ImVec2(fs, fs));
         ImGui::SameLine();
-        ImGui::Text("%-6s depth %u   combines %llu", kScopeName[k], a.span_by_scope[k], (unsigned long long)a.work_by_scope[k]);
+        ImGui::Text("%-6s depth %u   combines %llu", std::string(to_string(Scope(k))).c_str(), a.span_by_scope[k], (unsigned long long)a.work_by_scope[k]);
     }
     ImGui::Separator();
     ImGui::Text("work %llu combines (serial: %llu)", (unsigned long long)a.work, (unsigned long long)a.serial_depth);

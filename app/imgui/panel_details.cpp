@@ -22,7 +22,7 @@ void details_panel(LabState& s, const Rect& r) {
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("Keys: space play/pause, arrows step, Home/End, H next hazard, F fit, wheel zoom, drag pan, "
-                           "Ctrl +/- text size, Esc clear.");
+                           "Ctrl +/- text size, Esc clear, F1 help.");
         ImGui::PopStyleColor();
         ImGui::End();
         return;

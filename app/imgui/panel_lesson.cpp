@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "app/imgui/lesson_hook.h"
 #include "app/imgui/panels.h"
 
 namespace rl::lab {
@@ -67,20 +66,20 @@ void markdown(const std::string& raw) {
 }  // namespace
 
 void lesson_panel(LabState& s, const Rect& r) {
-    LessonView& v = lesson_view();
+    LessonPlayer& v = s.lesson;
     if (!begin_fixed("Lesson", r)) return ImGui::End();
-    if (!v.active || v.played.empty()) {
+    if (!v.active()) {
         ImGui::TextWrapped("No lesson open (reduction-lab --lesson NAME).");
         ImGui::End();
         return;
     }
-    const PlayedStep& p = v.played[v.current];
-    ImGui::TextWrapped("%s", v.lesson.title.c_str());
-    ImGui::TextDisabled("step %zu of %zu  -  PageDown / PageUp", v.current + 1, v.played.size());
+    const PlayedStep& p = v.played()[v.current()];
+    ImGui::TextWrapped("%s", v.lesson().title.c_str());
+    ImGui::TextDisabled("step %zu of %zu  -  PageDown / PageUp", v.current() + 1, v.size());
     ImGui::SameLine();
-    if (ImGui::SmallButton("<") && v.current > 0) goto_lesson_step(s, v.current - 1);
+    if (ImGui::SmallButton("<") && v.current() > 0) v.go(s, v.current() - 1);
     ImGui::SameLine();
-    if (ImGui::SmallButton(">")) goto_lesson_step(s, v.current + 1);
+    if (ImGui::SmallButton(">")) v.go(s, v.current() + 1);
     ImGui::TextDisabled("at trace step %d: %s", p.cursor_step, p.where.c_str());
     ImGui::Separator();
     ImGui::BeginChild("narrative", ImVec2(0, 0), false);

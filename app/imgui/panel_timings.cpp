@@ -47,15 +47,7 @@ void measure_row(LabState& s) {
         if (ImGui::Button("Cancel")) job.cancel();
         return;
     }
-    if (job.finished()) {
-        std::string err;
-        if (auto r = job.take(&err)) {
-            s.timings = measured_timings(std::move(*r));
-            s.timings_note.clear();
-        } else {
-            s.timings_note = err;
-        }
-    }
+    s.take_measurement();
     static std::string reason;
     static const bool available = BenchJob::available(&reason);  // asked once: it may probe the driver
     ImGui::BeginDisabled(!available);

@@ -1,6 +1,6 @@
 // app/imgui/panels.h — the lab bench's panels, one file each; each draws into the rectangle it is given.
 #pragma once
-#include "app/imgui/lab_state.h"
+#include "app/lab/lab_state.h"
 
 namespace rl::lab {
 
@@ -15,7 +15,8 @@ void numerics_panel(LabState& s, const Rect& r);
 void transport_panel(LabState& s, const Rect& r);
 // The open lesson's step: narrative, knowledge check and the expectations checked (shown instead of timings).
 void lesson_panel(LabState& s, const Rect& r);
-// Keys that work everywhere unless a text field has focus: space, arrows, Home/End, H, F, Ctrl +/-.
+// Keys that work everywhere unless a text field has focus: space, arrows, Home/End, H, F, T, N, Ctrl +/-, and
+// Page Down / Page Up between a lesson's steps.
 void handle_shortcuts(LabState& s);
 
 // Fixed window placement shared by the panels (no docking in ImGui 1.86).

@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QWheelEvent>
+#include "app/lab/frame.h"
 #include "app/render/renderer.h"
 
 namespace rl::qt {
@@ -41,28 +42,15 @@ void CanvasWidget::resizeGL(int, int) { c_.lab.view_fitted = false; }
 void CanvasWidget::paintGL() {
     const float dpr = float(devicePixelRatioF());
     const float w = float(width()) * dpr, h = float(height()) * dpr;
-    lab::LabState& s = c_.lab;
-    if (!s.view_fitted) {
-        s.view = render::fit_view(s.layout, w, h, s.font_scale);
-        s.view_fitted = true;
-    }
-    s.view.width = w;
-    s.view.height = h;
-    s.view.font_scale = s.font_scale;
-    s.view.dark = s.dark;
-    s.view.selected = s.selected;
-    s.view.cone = s.cone.empty() ? nullptr : &s.cone;
-    scene_ = render::build_scene(s.trace, s.layout, s.cursor, s.view);
-    s.last_scene = scene_;
+    const render::Scene& scene = lab::frame_scene(c_.lab, w, h);
     if (!renderer_) return;
-    renderer_->begin_frame(int(w), int(h), render::palette(s.dark).background);
-    renderer_->draw(scene_, 0, 0, int(w), int(h));
+    renderer_->begin_frame(int(w), int(h), render::palette(c_.lab.dark).background);
+    renderer_->draw(scene, 0, 0, int(w), int(h));
 }
 
 void CanvasWidget::wheelEvent(QWheelEvent* e) {
     const float dpr = float(devicePixelRatioF());
-    render::zoom_view(c_.lab.view, c_.lab.layout, e->angleDelta().y() > 0 ? 1.25f : 0.8f, float(e->position().x()) * dpr,
-                      float(e->position().y()) * dpr);
+    lab::zoom(c_.lab, e->angleDelta().y() > 0 ? 1.25f : 0.8f, float(e->position().x()) * dpr, float(e->position().y()) * dpr);
     update();
 }
 
@@ -77,15 +65,14 @@ void CanvasWidget::mouseMoveEvent(QMouseEvent* e) {
     if ((e->position() - press_).manhattanLength() > 3) dragged_ = true;
     if (!dragged_) return;
     const float dpr = float(devicePixelRatioF());
-    c_.lab.view.x0 -= d.x() * dpr / c_.lab.view.px_per_col;
-    c_.lab.view.y0 = std::max(0.0f, c_.lab.view.y0 - float(d.y()) * dpr);
+    lab::pan(c_.lab, float(d.x()) * dpr, float(d.y()) * dpr);
     update();
 }
 
 void CanvasWidget::mouseReleaseEvent(QMouseEvent* e) {
     if (dragged_) return;
     const float dpr = float(devicePixelRatioF());
-    c_.lab.select(render::pick(scene_, float(e->position().x()) * dpr, float(e->position().y()) * dpr));
+    c_.lab.select(c_.lab.pending_pick(float(e->position().x()) * dpr, float(e->position().y()) * dpr));
     emit selectionChanged();
     update();
 }

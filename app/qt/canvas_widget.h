@@ -16,7 +16,7 @@ public:
     explicit CanvasWidget(Classroom& c, QWidget* parent = nullptr);
     ~CanvasWidget() override;
     void refit() { c_.lab.view_fitted = false; update(); }
-    const render::Scene& last_scene() const { return scene_; }
+    const render::Scene& last_scene() const { return c_.lab.last_scene; }
     std::string gl_error() const { return error_; }
     void finish_gl();  // waits for the GPU to finish the last frame (honest --bench-frames timings)
 
@@ -36,7 +36,6 @@ private:
     void cleanup();
     Classroom& c_;
     std::unique_ptr<render::Renderer> renderer_;
-    render::Scene scene_;
     std::string error_;
     QPointF press_, last_;
     bool dragged_ = false;

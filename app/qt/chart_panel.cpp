@@ -19,7 +19,6 @@ namespace {
 
 // Okabe–Ito, as in the lab bench's depth panel: thread, warp, block, grid.
 const QColor kScope[4] = {QColor(86, 180, 233), QColor(0, 158, 115), QColor(204, 121, 167), QColor(230, 159, 0)};
-const char* kScopeName[4] = {"thread", "warp", "block", "grid"};
 
 // Log scale as a linear axis over log10(1 + depth): a depth of 0 stays at 0, stacked scope segments keep their
 // share of the bar, and the ticks are labelled with the real depths (Qt's log axis cannot start a bar at 0).
@@ -64,7 +63,7 @@ void ChartPanel::refresh() {
     const double span_len = len(double(a.span));
     for (int k = 0; k < 4; ++k) {
         if (a.span_by_scope[k] == 0) continue;  // only the scopes on this schedule's critical path
-        auto* part = new QBarSet(QString("%1 %2").arg(kScopeName[k]).arg(a.span_by_scope[k]));
+        auto* part = new QBarSet(QString("%1 %2").arg(QString::fromStdString(std::string(to_string(Scope(k))))).arg(a.span_by_scope[k]));
         part->setColor(kScope[k]);
         const double share = a.span ? double(a.span_by_scope[k]) / double(a.span) : 0.0;
         *part << (log ? span_len * share : double(a.span_by_scope[k])) << 0 << 0;

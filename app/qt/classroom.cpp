@@ -4,9 +4,7 @@
 #include <algorithm>
 #include <sstream>
 #include "core/emulator.h"
-#ifdef RLAB_HAVE_LESSONS
 #include "core/lesson.h"
-#endif
 
 namespace rl::qt {
 namespace {
@@ -71,10 +69,15 @@ std::string step_narrative(const Trace& t, const render::Layout& l, const Analys
 bool Classroom::open_schedule(const Schedule& s) {
     const Schedule old = lab.schedule;
     lab.schedule = s;
-    if (!lab.rerun()) {
-        lab.schedule = old;
-        return false;
-    }
+    if (adopt_run(lab.rerun())) return true;
+    lab.schedule = old;
+    return false;
+}
+
+bool Classroom::open_trace(const std::string& path) { return adopt_run(lab.load_trace(path)); }
+
+bool Classroom::adopt_run(bool ok) {
+    if (!ok) return false;
     lab.finish_analysis();
     lesson.clear();
     lesson_title.clear();
@@ -84,6 +87,34 @@ bool Classroom::open_schedule(const Schedule& s) {
     make_schedule_pages();
     go(std::min(page, last_page()));
     return true;
+}
+
+std::string Classroom::start(const lab::Options& o, const std::string& remembered_lesson, const Schedule* remembered_schedule) {
+    lab.backend = o.backend_choice;
+    const bool given = !o.lesson.empty() || !o.lesson_file.empty() || !o.trace_file.empty() || o.schedule_flags.given();
+    const std::string name = given ? o.lesson : remembered_lesson;
+    scan_lessons();
+    bool opened = false;
+    if (!o.lesson_file.empty()) {
+        if (std::string err = open_lesson_file(o.lesson_file); !err.empty()) return err;
+        opened = true;
+    } else if (!name.empty()) {
+        const std::string err = open_lesson(name);
+        if (!err.empty() && !o.lesson.empty()) return err;
+        opened = err.empty();  // a remembered lesson since removed: the schedule instead
+    }
+    if (!opened && !o.trace_file.empty() && !open_trace(o.trace_file)) return lab.error;
+    const Schedule& s = !given && remembered_schedule ? *remembered_schedule : o.schedule;
+    if (!opened && o.trace_file.empty() && !open_schedule(s)) return lab.error;
+    if (o.view == "time" && !lab.set_time_view(true)) return "--view time: " + lab.notice;
+    lab.timings = lab::load_timings(o.bench_file);
+    if (!o.bench_file.empty() && !lab.timings.loaded) return "--bench-file: " + lab.timings.error;
+    if (o.step >= 0) {
+        if (o.step > last_page())
+            return "--step " + std::to_string(o.step) + ": this has steps 0 to " + std::to_string(last_page());
+        go(o.step);
+    }
+    return {};
 }
 
 void Classroom::make_schedule_pages() {
@@ -130,56 +161,45 @@ std::string Classroom::title() const {
     return describe(lab.schedule);
 }
 
-bool Classroom::lessons_available() {
-#ifdef RLAB_HAVE_LESSONS
-    return true;
-#else
-    return false;
-#endif
-}
-
 void Classroom::scan_lessons() {
     lessons.clear();
     lessons_note.clear();
-#ifdef RLAB_HAVE_LESSONS
-    const std::string dir = find_lessons_dir();
+    const DataSearch found = search_lessons_dir();
+    const std::string& dir = found.found;
     if (dir.empty()) {
-        lessons_note = "No lessons folder found (set RLAB_LESSONS_DIR).";
+        lessons_note = found.not_found("lessons folder");
         return;
     }
     LessonSet set = load_lessons(dir);
     for (const Lesson& l : set.lessons) lessons.push_back({l.name, l.title, l.summary});
     for (const LessonError& e : set.errors) lessons_note += e.str() + "\n";
     if (lessons.empty() && lessons_note.empty()) lessons_note = "No lessons yet in " + dir + ".";
-#else
-    lessons_note = "No lessons yet: the lesson loader (core/lesson.*) is not in this build. "
-                   "The schedule's own steps are shown instead.";
-#endif
 }
 
 std::string Classroom::open_lesson(const std::string& name) {
-#ifdef RLAB_HAVE_LESSONS
-    const std::string dir = find_lessons_dir();
-    if (dir.empty()) return "--lesson " + name + ": no lessons folder found (set RLAB_LESSONS_DIR)";
-    std::vector<LessonError> errors;
-    std::optional<Lesson> l = load_lesson_file(dir + "/" + name + ".toml", errors);
-    if (!l) {
-        if (errors.empty()) return "--lesson " + name + ": no such lesson in " + dir;
-        return errors.front().str();
-    }
-    std::vector<PlayedStep> played = play_lesson(*l);
-    if (played.empty()) return "--lesson " + name + ": the lesson has no steps";
+    if (std::string err = lab.lesson.open(name); !err.empty()) return err;
+    adopt_lesson();
+    return "";
+}
+
+std::string Classroom::open_lesson_file(const std::string& path) {
+    if (std::string err = lab.lesson.open_file(path); !err.empty()) return err;
+    adopt_lesson();
+    return "";
+}
+
+void Classroom::adopt_lesson() {
     traces_.clear();
     analyses_.clear();
     pages.clear();
+    const std::vector<PlayedStep>& played = lab.lesson.played();
     for (size_t k = 0; k < played.size(); ++k) {
-        PlayedStep& ps = played[k];
-        int idx = -1;
-        for (size_t j = 0; j < traces_.size(); ++j)
-            if (describe(traces_[j].schedule) == describe(ps.trace.schedule)) idx = int(j);
-        if (idx < 0) {
-            idx = int(traces_.size());
-            traces_.push_back(std::move(ps.trace));
+        const PlayedStep& ps = played[k];
+        // One trace per distinct schedule: the same schedule in every field (a step may change only its input).
+        auto same = std::find_if(traces_.begin(), traces_.end(), [&](const Trace& t) { return t.schedule == ps.trace.schedule; });
+        const int idx = int(same - traces_.begin());
+        if (same == traces_.end()) {
+            traces_.push_back(ps.trace);
             analyses_.push_back(ps.analysis);
         }
         Page p;
@@ -195,16 +215,12 @@ std::string Classroom::open_lesson(const std::string& name) {
         p.markdown = md;
         pages.push_back(std::move(p));
     }
-    lesson = l->name;
-    lesson_title = l->title;
+    lesson = lab.lesson.lesson().name;
+    lesson_title = lab.lesson.lesson().title;
     lab.error.clear();
     shown_trace_ = -1;
     page = 0;
     go(0);
-    return "";
-#else
-    return "--lesson " + name + ": lessons are not available in this build yet (the loader belongs in core/lesson.*)";
-#endif
 }
 
 }  // namespace rl::qt

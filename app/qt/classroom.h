@@ -1,8 +1,9 @@
-// app/qt/classroom.h — what the classroom shows: a run (the lab bench's LabState) cut into pages, each a picture + narrative.
+// app/qt/classroom.h — what the classroom shows: a run (app/lab's LabState) cut into pages, each a picture + narrative.
 #pragma once
 #include <string>
 #include <vector>
-#include "app/imgui/lab_state.h"
+#include "app/lab/lab_state.h"
+#include "app/lab/options.h"
 
 namespace rl::qt {
 
@@ -30,8 +31,15 @@ public:
 
     // Runs the schedule and makes one page per trace step. Returns false (lab.error set) on bad input.
     bool open_schedule(const Schedule& s);
-    // Loads the lesson by name; returns an error line, empty on success.
+    // Shows a trace saved by `rlab trace --format json`, one page per step. Returns false (lab.error set) on a bad file.
+    bool open_trace(const std::string& path);
+    // Loads the lesson by name (app/lab's player); returns an error line, empty on success.
     std::string open_lesson(const std::string& name);
+    // A lesson file from anywhere (LESSON_FILE, File > Open, a recent file); an error line naming it, or empty.
+    std::string open_lesson_file(const std::string& path);
+    // Opens what the command line asks for: --lesson, --trace or the SCHEDULE flags; with none of them, the
+    // remembered lesson or schedule. Then --view, --step and the timings. An error line, or empty.
+    std::string start(const lab::Options& o, const std::string& remembered_lesson, const Schedule* remembered_schedule);
     void scan_lessons();              // fills lessons / lessons_note
     void go(int page);                // moves to a page (clamped) and the cursor to its place
     int last_page() const { return int(pages.size()) - 1; }
@@ -39,13 +47,14 @@ public:
     // Page whose step is the next hazard after the current one, or -1.
     int next_hazard_page() const;
     std::string title() const;        // "eight-threads: ..." or the schedule in one line
-    static bool lessons_available();
 
 private:
+    void adopt_lesson();               // pages and traces of the lesson the player just opened
     std::vector<Trace> traces_;        // lessons: one trace per distinct step schedule
     std::vector<Analysis> analyses_;
     int shown_trace_ = -1;
     void make_schedule_pages();
+    bool adopt_run(bool ok);           // after lab.rerun() or lab.load_trace(): pages per step
     void show_trace(int index);
 };
 

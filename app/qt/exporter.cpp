@@ -5,6 +5,7 @@
 #include <QSvgGenerator>
 #include <QTextDocument>
 #include <fstream>
+#include "app/lab/frame.h"
 #include "app/qt/scene_painter.h"
 #include "app/render/offscreen.h"
 #include "core/trace_io.h"
@@ -12,9 +13,9 @@
 namespace rl::qt {
 
 render::Scene page_scene(Classroom& c, float width, float height, bool dark, float font_scale) {
-    render::View v = render::fit_view(c.lab.layout, width, height, font_scale);
+    render::View v = lab::fitted_view(c.lab, width, height, font_scale);
     v.dark = dark;
-    return render::build_scene(c.lab.trace, c.lab.layout, c.lab.cursor, v);
+    return lab::build_frame(c.lab, v);
 }
 
 std::string export_svg(const std::string& path, const render::Scene& s) {

@@ -18,6 +18,8 @@
 #include <QTextBrowser>
 #include <QToolBar>
 #include "app/qt/exporter.h"
+#include "app/qt/help_menu.h"
+#include "app/qt/recent_files.h"
 
 namespace rl::qt {
 
@@ -131,12 +133,13 @@ void MainWindow::build_actions() {
     bar->addSeparator();
     presenter_action_ = add("Presenter (F5)", {Qt::Key_F5}, [this] { set_presenter(!presenter_); });
     presenter_action_->setCheckable(true);
-    auto* exit_presenter = new QAction(this);
+    auto* exit_presenter = new QAction("Leave presenter mode", this);
     exit_presenter->setShortcut(Qt::Key_Escape);
     connect(exit_presenter, &QAction::triggered, this, [this] { set_presenter(false); });
     addAction(exit_presenter);
 
     QMenu* file = menuBar()->addMenu("&File");
+    add_open_actions(file, this, [this](const QString& path) { return open_lesson_file(path); });
     auto save_as = [this](const QString& filter, const QString& suffix, std::string (MainWindow::*fn)(const std::string&)) {
         const QString path = QFileDialog::getSaveFileName(this, "Export", "reduction" + suffix, filter);
         if (path.isEmpty()) return;
@@ -156,6 +159,7 @@ void MainWindow::build_actions() {
     view->addAction("Larger text", QKeySequence::ZoomIn, this, [this] { set_font_scale(c_.lab.font_scale + 0.25f); });
     view->addAction("Smaller text", QKeySequence::ZoomOut, this, [this] { set_font_scale(c_.lab.font_scale - 0.25f); });
     view->addAction("Fit (F)", QKeySequence(Qt::Key_F), this, [this] { canvas_->refit(); });
+    view->addAction("Time view: warps at GPU timestamps (W)", QKeySequence(Qt::Key_W), this, [this] { toggle_time_view(); });
     view->addSeparator();
     for (QDockWidget* d : {lesson_dock_, form_dock_, narrative_dock_, chart_dock_}) view->addAction(d->toggleViewAction());
     QAction* numerics = numerics_dock_->toggleViewAction();
@@ -166,6 +170,7 @@ void MainWindow::build_actions() {
     view->addAction("&Measured timings", QKeySequence(Qt::Key_T), this, [this] {
         central_->setCurrentIndex(central_->currentIndex() == 0 ? 1 : 0);  // T: the timings tab and back
     });
+    add_help_menu(this);
 }
 
 // ---- transport --------------------------------------------------------------------------------------
@@ -184,6 +189,11 @@ void MainWindow::refresh() {
 void MainWindow::show_numerics(bool on) {
     numerics_dock_->setVisible(on);
     if (on) numerics_->refresh();
+}
+
+void MainWindow::toggle_time_view() {
+    if (!c_.lab.set_time_view(!c_.lab.time_view)) statusBar()->showMessage(QString::fromStdString(c_.lab.notice));
+    canvas_->refit();
 }
 
 void MainWindow::show_timings() { central_->setCurrentWidget(timings_); }
@@ -249,9 +259,8 @@ void MainWindow::tick() {
             timer_.stop();
             c_.lab.playing = false;
         } else {
-            const float keep = 0.0f;
             c_.go(c_.page + 1);
-            c_.lab.cursor.t = keep;
+            c_.lab.cursor.t = 0.0f;  // the next step's values start travelling
             c_.lab.playing = true;
         }
         refresh();
@@ -342,6 +351,14 @@ std::string MainWindow::export_pdf(const std::string& path) {
     refresh();
     return err;
 }
+QString MainWindow::open_lesson_file(const QString& path) {
+    if (std::string err = c_.open_lesson_file(path.toStdString()); !err.empty()) return QString::fromStdString(err);
+    form_->load();
+    canvas_->refit();
+    refresh();
+    return {};
+}
+
 std::string MainWindow::export_json(const std::string& path) { return export_trace_json(path, c_.lab.trace); }
 std::string MainWindow::export_chrome(const std::string& path) { return export_chrome_trace(path, c_.lab.trace); }
 
@@ -365,29 +382,24 @@ void MainWindow::save_settings() {
     st.setValue("theme", c_.lab.dark ? "dark" : "light");
     st.setValue("font_scale", c_.lab.font_scale);
     st.setValue("lesson", QString::fromStdString(c_.lesson));
-    const Schedule& s = c_.lab.schedule;
-    QStringList flags;
-    auto put = [&](const char* k, const std::string& v) { flags << QString("%1=%2").arg(k, QString::fromStdString(v)); };
-    put("n", std::to_string(s.n));
-    put("block", std::to_string(s.block));
-    put("grid", std::to_string(s.grid));
-    put("items", std::to_string(s.items));
-    put("assign", std::string(to_string(s.assign)));
-    put("warp", std::string(to_string(s.warp)));
-    put("block-stage", std::string(to_string(s.block_stage)));
-    put("grid-stage", std::string(to_string(s.grid_stage)));
-    put("op", std::string(to_string(s.op)));
-    put("type", std::string(to_string(s.type)));
-    if (s.input.kind == InputKind::Values) {
-        QStringList v;
-        for (double x : s.input.values) v << QString::number(x, 'g', 17);
-        put("input", v.join(',').toStdString());
-    } else {
-        put("input", std::string(to_string(s.input.kind)));
-        put("seed", std::to_string(s.input.seed));
-    }
-    for (Bug b : bug_list(s.bugs)) put("bug", std::string(to_string(b)));
+    QStringList flags;  // every field (core's list), read back by set_field
+    for (const auto& [name, value] : schedule_fields(c_.lab.schedule))
+        flags << QString("%1=%2").arg(QString::fromStdString(name), QString::fromStdString(value));
     st.setValue("schedule", flags);
+}
+
+std::string remembered_lesson() { return QSettings().value("lesson").toString().toStdString(); }
+
+std::optional<Schedule> remembered_schedule() {
+    const QStringList flags = QSettings().value("schedule").toStringList();
+    if (flags.isEmpty()) return std::nullopt;
+    Schedule s;
+    for (const QString& kv : flags) {
+        const qsizetype eq = kv.indexOf('=');
+        if (eq <= 0 || !set_field(s, kv.left(eq).toStdString(), kv.mid(eq + 1).toStdString()).empty()) return std::nullopt;
+    }
+    if (!validate(s).empty()) return std::nullopt;
+    return s;
 }
 
 void MainWindow::keyPressEvent(QKeyEvent* e) {

@@ -2,6 +2,8 @@
 #pragma once
 #include <QMainWindow>
 #include <QTimer>
+#include <optional>
+#include <string>
 #include "app/qt/canvas_widget.h"
 #include "app/qt/classroom.h"
 #include "app/qt/panels.h"
@@ -31,6 +33,7 @@ public:
     bool presenter() const { return presenter_; }
     void set_dark(bool dark);
     void set_font_scale(float s);
+    void toggle_time_view();           // steps <-> warps at GPU timestamps (GPU traces only; else says why)
 
     // Exports; an empty string on success, else the reason (also shown in the status bar).
     std::string export_png(const std::string& path);
@@ -40,6 +43,7 @@ public:
     std::string export_chrome(const std::string& path);
 
     void refresh();                    // everything after the page or the run changed
+    QString open_lesson_file(const QString& path);  // File > Open, Open recent; an error line or empty
     void show_timings();               // brings the measured-timings tab to the front
     void restore_settings();           // window layout, theme and font
     CanvasWidget* canvas() const { return canvas_; }
@@ -80,5 +84,9 @@ private:
     bool presenter_ = false;
     QByteArray normal_state_;
 };
+
+// What the last session had open (QSettings): its lesson, and its schedule when that is still valid.
+std::string remembered_lesson();
+std::optional<Schedule> remembered_schedule();
 
 }  // namespace rl::qt

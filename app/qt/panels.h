@@ -1,9 +1,6 @@
 // app/qt/panels.h — the docks' widgets: lesson browser, narrative, depth chart, timings, schedule form (one .cpp each).
 #pragma once
 #include <QWidget>
-#include "app/imgui/bench_job.h"
-#include "app/imgui/numerics_state.h"
-#include "app/imgui/timings.h"
 #include "app/qt/classroom.h"
 
 class QListWidget;
@@ -87,7 +84,6 @@ private:
     QPushButton *measure_, *cancel_;
     QProgressBar* progress_;
     QTimer* poll_timer_;
-    lab::BenchJob job_;
 };
 
 // The numerics comparison of the shown schedule (core/numerics.h via app/render/numerics_table): one row per

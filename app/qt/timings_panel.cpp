@@ -103,7 +103,7 @@ TimingsPanel::TimingsPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(
     poll_timer_->setInterval(100);
     connect(poll_timer_, &QTimer::timeout, this, &TimingsPanel::poll);
     connect(measure_, &QPushButton::clicked, this, [this] {
-        if (!job_.start()) return;
+        if (!c_.lab.bench_job->start()) return;
         note_->hide();
         measure_->hide();
         progress_->setValue(0);
@@ -112,7 +112,7 @@ TimingsPanel::TimingsPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(
         poll_timer_->start();
     });
     connect(cancel_, &QPushButton::clicked, this, [this] {
-        job_.cancel();
+        c_.lab.bench_job->cancel();
         progress_->setFormat("cancelling after this cell…");
     });
     connect(cache_, &QComboBox::currentTextChanged, this, [this](const QString& t) {
@@ -124,21 +124,22 @@ TimingsPanel::TimingsPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(
 }
 
 void TimingsPanel::poll() {
-    if (job_.running()) {
-        progress_->setValue(int(job_.fraction() * 1000));
-        if (!job_.cancelling())
-            progress_->setFormat(QString::fromStdString(job_.what()) + QString("  %p%"));
+    const lab::BenchJob& job = *c_.lab.bench_job;
+    if (job.running()) {
+        progress_->setValue(int(job.fraction() * 1000));
+        if (!job.cancelling())
+            progress_->setFormat(QString::fromStdString(job.what()) + QString("  %p%"));
         return;
     }
     poll_timer_->stop();
     progress_->hide();
     cancel_->hide();
     measure_->show();
-    std::string err;
-    if (auto r = job_.take(&err)) {
-        set_timings(lab::measured_timings(std::move(*r)));
+    if (!c_.lab.take_measurement()) return;
+    if (c_.lab.timings_note.empty()) {
+        set_timings(c_.lab.timings);
     } else {
-        note_->setText(QString::fromStdString(err));
+        note_->setText(QString::fromStdString(c_.lab.timings_note));
         note_->show();
     }
 }

@@ -8,6 +8,8 @@
 #include <stb_rect_pack.h>
 #include <stb_truetype.h>
 
+#include "core/data_paths.h"
+
 namespace rl::render {
 
 uint32_t next_codepoint(std::string_view s, size_t& i) {
@@ -22,14 +24,7 @@ uint32_t next_codepoint(std::string_view s, size_t& i) {
     return cp;
 }
 
-std::string default_font_path() {
-    if (const char* env = std::getenv("RLAB_FONT")) return env;
-    for (const char* p : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf",
-                          "/usr/share/fonts/dejavu/DejaVuSans.ttf"}) {
-        if (std::ifstream(p).good()) return p;
-    }
-    return {};
-}
+std::string default_font_path() { return search_font().found; }
 
 bool GlyphAtlas::load(const std::string& font_path, float pixel_height, std::string* error) {
     std::ifstream in(font_path, std::ios::binary);

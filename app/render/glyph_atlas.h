@@ -34,7 +34,7 @@ private:
 
 // Next code point of a UTF-8 string (advances i); invalid bytes come back as '?'.
 uint32_t next_codepoint(std::string_view s, size_t& i);
-// DejaVu Sans from fonts-dejavu-core, or empty when it cannot be found. RLAB_FONT overrides it.
+// DejaVu Sans (core/data_paths search_font: $RLAB_FONT, else fonts-dejavu-core), or empty when not found.
 std::string default_font_path();
 
 }  // namespace rl::render

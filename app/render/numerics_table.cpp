@@ -7,8 +7,6 @@
 namespace rl::render {
 namespace {
 
-std::string fmt(const char* f, double v) { return format_number(f, v); }
-
 std::string label_of(const NumericsRow& row) {
     switch (row.group) {
         case RowGroup::WarpTree: return "warp " + row.label;
@@ -30,8 +28,8 @@ NumericsTable numerics_table(const NumericsReport& r) {
     NumericsTable t;
     t.header = {"order", "result", "bits", "abs error", "error (ULPs)", "bound", "within bound", "results seen"};
     const bool f64 = r.accumulator == "f64";
-    t.summary = "exact sum " + fmt("%.17g", r.exact) + ", correctly rounded to " + r.accumulator + ": " +
-                r.reference_hex + " · sum|x| " + fmt("%.6g", r.abs_sum) + " · u = " + (f64 ? "2^-53" : "2^-24") +
+    t.summary = "exact sum " + format_number("%.17g", r.exact) + ", correctly rounded to " + r.accumulator + ": " +
+                r.reference_hex + " · sum|x| " + format_number("%.6g", r.abs_sum) + " · u = " + (f64 ? "2^-53" : "2^-24") +
                 " · bounds are guaranteed, errors measured";
     for (const NumericsRow& row : r.rows) {
         NumericsCellRow c;
@@ -42,18 +40,18 @@ NumericsTable numerics_table(const NumericsReport& r) {
         if (!row.deterministic)
             seen = std::to_string(row.patterns.size()) + " in " + std::to_string(row.runs) + " orders";
         c.cells = {label_of(row),  // core calls the chosen row "chosen schedule"; the views emphasise it
-                   fmt("%.9g", row.value),
+                   format_number("%.9g", row.value),
                    row.bits_hex,
-                   fmt("%.3g", row.abs_error),
-                   fmt("%.3g", row.ulps),
-                   fmt("%.3g", row.bound),
+                   format_number("%.3g", row.abs_error),
+                   format_number("%.3g", row.ulps),
+                   format_number("%.3g", row.bound),
                    row.within_bound ? "yes" : "NO",
                    seen};
         c.tooltip = (row.schedule.empty() ? std::string() : row.schedule + "\n") + "bound: " + row.bound_formula;
         if (!row.deterministic) {
             c.tooltip += "\n" + row.runs_source + ":";
             for (const BitPattern& p : row.patterns) c.tooltip += " " + hex_of(p.bits, f64) + " x" + std::to_string(p.count);
-            c.tooltip += "\nworst error " + fmt("%.3g", row.worst_abs_error);
+            c.tooltip += "\nworst error " + format_number("%.3g", row.worst_abs_error);
         }
         if (!row.note.empty()) c.tooltip += "\n" + row.note;
         t.rows.push_back(std::move(c));

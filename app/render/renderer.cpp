@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include "app/render/glyph_atlas.h"
+#include "core/data_paths.h"
 
 namespace rl::render {
 namespace {
@@ -193,7 +194,7 @@ bool Renderer::init(std::string* error, const std::string& font_path) {
     Impl& m = *impl_;
     const std::string font = font_path.empty() ? default_font_path() : font_path;
     if (font.empty()) {
-        if (error) *error = "no font found: install fonts-dejavu-core or set RLAB_FONT";
+        if (error) *error = search_font().not_found("font") + " (install fonts-dejavu-core or set RLAB_FONT)";
         return false;
     }
     // Baked large and mipmapped so labels stay crisp on a projector at any zoom.

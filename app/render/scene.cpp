@@ -490,26 +490,20 @@ struct Builder {
 
     void build_gutter() {
         const float g = v.gutter();
-        s.overlay_boxes.push_back({0, 0, g, v.height, P.background, P.background, 0, 0, Pattern::Solid, BoxRole::LabelBack,
-                                   1, kNoEvent, 1});
-        s.overlay_boxes.push_back({g, 0, v.width - g, v.header() - 2.0f, P.background, P.background, 0, 0, Pattern::Solid,
-                                   BoxRole::LabelBack, 1, kNoEvent, 1});
-        s.overlay_boxes.push_back({g - 2.0f, v.header(), 2.0f, v.height, P.grid_line, P.grid_line, 0, 0, Pattern::Solid,
-                                   BoxRole::LabelBack, 1, kNoEvent, 1});
+        add_margins(s, v, P);
         s.overlay_texts.push_back({10.0f * fs, v.header() * 0.5f, 13.0f * fs, P.text_dim, "step", Align::Left, kNoEvent});
-        const int every = std::max(1, int(std::ceil(15.0f * fs / v.row_h)));
-        static const char* kScope[4] = {"thread", "warp", "block", "grid"};
+        const RowLabels labels(v, 40.0f, 0.4f);
+        const bool two_lines = labels.two_lines;
+        const float ts = labels.size;
         for (size_t ri = 0; ri < l.rows.size(); ++ri) {
             const float y = row_y(int(ri));
             if (y + v.row_h < v.header() || y > v.height) continue;
-            if (int(ri) % every != 0 && int(ri) != c.step) continue;
+            if (int(ri) % labels.every != 0 && int(ri) != c.step) continue;
             const Row& r = l.rows[ri];
             const bool future = int(ri) > c.step;
             Color col = future ? P.text_dim : P.text;
             if (future) col.a = 0.6f;
-            const bool two_lines = v.row_h >= 40.0f * fs;
-            const float ts = std::min(15.0f * fs, v.row_h * 0.4f);
-            const float cy = y + v.row_h * (two_lines ? 0.40f : 0.5f);
+            const float cy = labels.first_y(y, v, 0.40f);
             if (int(ri) == c.step)
                 s.overlay_boxes.push_back({2.0f, y + 2.0f, 5.0f * fs, v.row_h - 4.0f, P.arrow, P.arrow, 0, 1.0f,
                                            Pattern::Solid, BoxRole::RowHighlight, 1, kNoEvent, 1});
@@ -518,7 +512,7 @@ struct Builder {
             if (r.has_hazard)
                 s.overlay_texts.push_back({g - 12.0f * fs, cy, ts, P.hazard, "!", Align::Center, kNoEvent});
             if (two_lines) {
-                std::string sub = kScope[size_t(r.scope)];
+                std::string sub(to_string(r.scope));
                 if (!r.mask_events.empty()) {
                     char buf[40];
                     snprintf(buf, sizeof buf, "  mask 0x%08x%s", r.mask, r.mixed_masks ? "…" : "");
@@ -534,13 +528,8 @@ struct Builder {
 }  // namespace
 
 Scene build_scene(const Trace& t, const Layout& l, const Cursor& c, const View& v) {
-    Scene s;
-    s.width = v.width;
-    s.height = v.height;
+    Scene s = empty_scene(v);
     const Palette& P = palette(v.dark);
-    s.background = P.background;
-    s.clip_x = v.gutter();
-    s.clip_y = v.header();
     Builder b{t, l, c, v, P, s};
     b.fs = v.font_scale;
     b.c_lo = v.x0 - 1.0;
@@ -554,6 +543,37 @@ Scene build_scene(const Trace& t, const Layout& l, const Cursor& c, const View& 
 }
 
 Scene build_scene(const Trace& t, const Cursor& c, const View& v) { return build_scene(t, build_layout(t), c, v); }
+
+// ---- pieces of both views ------------------------------------------------------------------------
+Scene empty_scene(const View& v) {
+    Scene s;
+    s.width = v.width;
+    s.height = v.height;
+    s.background = palette(v.dark).background;
+    s.clip_x = v.gutter();
+    s.clip_y = v.header();
+    return s;
+}
+
+SceneBox flat_box(float x, float y, float w, float h, Color c, BoxRole role, uint8_t layer) {
+    return {x, y, w, h, c, c, 0, 0, Pattern::Solid, role, layer, kNoEvent, 1};
+}
+
+void add_margins(Scene& s, const View& v, const Palette& P) {
+    const float g = v.gutter();
+    s.overlay_boxes.push_back(flat_box(0, 0, g, v.height, P.background, BoxRole::LabelBack));
+    s.overlay_boxes.push_back(flat_box(g, 0, v.width - g, v.header() - 2.0f, P.background, BoxRole::LabelBack));
+    s.overlay_boxes.push_back(flat_box(g - 2.0f, v.header(), 2.0f, v.height, P.grid_line, BoxRole::LabelBack));
+}
+
+RowLabels::RowLabels(const View& v, float min_two_lines_px, float size_of_row)
+    : two_lines(v.row_h >= min_two_lines_px * v.font_scale),
+      size(std::min(15.0f * v.font_scale, v.row_h * size_of_row)),
+      every(std::max(1, int(std::ceil(15.0f * v.font_scale / v.row_h)))) {}
+
+float RowLabels::first_y(float row_top, const View& v, float two_line_pos) const {
+    return row_top + v.row_h * (two_lines ? two_line_pos : 0.5f);
+}
 
 // ---- picking and navigation ---------------------------------------------------------------------
 uint32_t pick(const Scene& s, float x, float y) {

@@ -151,6 +151,22 @@ struct Scene {
 Scene build_scene(const Trace& t, const Layout& l, const Cursor& c, const View& v);
 Scene build_scene(const Trace& t, const Cursor& c, const View& v);  // builds the layout: tests
 
+// ---- pieces both views (steps here, time in time_scene.h) are built from --------------------------
+// An empty scene of the view's size: its background, and content clipped to the right of the gutter, below the header.
+Scene empty_scene(const View& v);
+// An unpatterned, square box of one colour (backgrounds, rules, ticks).
+SceneBox flat_box(float x, float y, float w, float h, Color c, BoxRole role, uint8_t layer = 1);
+// The gutter and header backgrounds over the content, with the rule along the gutter (overlays).
+void add_margins(Scene& s, const View& v, const Palette& P);
+// Row labels in the gutter: one line, or a second smaller line when rows are tall enough (min_two_lines_px).
+struct RowLabels {
+    bool two_lines;
+    float size;   // the first line's text size
+    int every;    // label every k-th row, so labels never overlap
+    RowLabels(const View& v, float min_two_lines_px, float size_of_row);
+    float first_y(float row_top, const View& v, float two_line_pos) const;
+};
+
 // The event under a screen point (top-most value box), or kNoEvent.
 uint32_t pick(const Scene& s, float x, float y);
 

@@ -140,13 +140,8 @@ std::string cycles_text(double c) {
 }  // namespace
 
 Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, const View& v) {
-    Scene s;
-    s.width = v.width;
-    s.height = v.height;
+    Scene s = empty_scene(v);
     const Palette& P = palette(v.dark);
-    s.background = P.background;
-    s.clip_x = v.gutter();
-    s.clip_y = v.header();
     const float fs = v.font_scale, g = v.gutter(), top = v.header();
     const double t_lo = v.x0 - 8.0 / v.px_per_col, t_hi = v.x0 + (v.width - g) / v.px_per_col;
     const auto in_cone = [&](uint32_t ev) { return !v.cone || (ev < v.cone->size() && (*v.cone)[ev]); };
@@ -161,11 +156,9 @@ Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, con
         const float y = row_top[i];
         if (y > v.height || y + v.row_h < top) continue;
         if (r.block % 2 == 1)
-            s.boxes.push_back({g, y, v.width - g, v.row_h, P.warp_band, P.warp_band, 0, 0, Pattern::Solid, BoxRole::WarpBand, 0,
-                               kNoEvent, 1});
+            s.boxes.push_back(flat_box(g, y, v.width - g, v.row_h, P.warp_band, BoxRole::WarpBand, 0));
         if (i > 0 && l.rows[i - 1].block != r.block)
-            s.boxes.push_back({g, y - 1.0f, v.width - g, 2.0f, P.grid_line, P.grid_line, 0, 0, Pattern::Solid,
-                               BoxRole::WarpBand, 0, kNoEvent, 1});
+            s.boxes.push_back(flat_box(g, y - 1.0f, v.width - g, 2.0f, P.grid_line, BoxRole::WarpBand, 0));
         double lo = 1e300, hi = -1e300;
         for (size_t k = 0; k < r.events.size(); ++k)
             if (t.events[r.events[k]].step == c.step) lo = std::min(lo, r.at[k]), hi = std::max(hi, r.at[k]);
@@ -178,8 +171,7 @@ Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, con
     // Vertical time grid.
     const double tick = nice_step(v.px_per_col, 90.0 * fs);
     for (double x = std::ceil(std::max(0.0, t_lo) / tick) * tick; x <= t_hi; x += tick)
-        s.boxes.push_back({time_x(v, x), top, 1.0f, v.height - top, P.grid_line, P.grid_line, 0, 0, Pattern::Solid,
-                           BoxRole::WarpBand, 0, kNoEvent, 1});
+        s.boxes.push_back(flat_box(time_x(v, x), top, 1.0f, v.height - top, P.grid_line, BoxRole::WarpBand, 0));
 
     const float lane_ts = std::min(14.0f * fs, v.row_h * 0.3f);
     for (size_t i = 0; i < l.rows.size(); ++i) {
@@ -237,14 +229,8 @@ Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, con
     }
 
     // Gutter, header, axis.
-    s.overlay_boxes.push_back({0, 0, g, v.height, P.background, P.background, 0, 0, Pattern::Solid, BoxRole::LabelBack, 1,
-                               kNoEvent, 1});
-    s.overlay_boxes.push_back({g, 0, v.width - g, top - 2.0f, P.background, P.background, 0, 0, Pattern::Solid,
-                               BoxRole::LabelBack, 1, kNoEvent, 1});
-    s.overlay_boxes.push_back({g - 2.0f, top, 2.0f, v.height, P.grid_line, P.grid_line, 0, 0, Pattern::Solid,
-                               BoxRole::LabelBack, 1, kNoEvent, 1});
-    s.overlay_boxes.push_back({g, top - 2.0f, v.width - g, 2.0f, P.grid_line, P.grid_line, 0, 0, Pattern::Solid,
-                               BoxRole::LabelBack, 1, kNoEvent, 1});
+    add_margins(s, v, P);
+    s.overlay_boxes.push_back(flat_box(g, top - 2.0f, v.width - g, 2.0f, P.grid_line, BoxRole::LabelBack));
     // The axis's meaning sits over the gutter, leaving the header's width to the legend and the ticks.
     s.overlay_texts.push_back({10.0f * fs, 14.0f * fs, 13.0f * fs, P.text, "time: clock64 cycles", Align::Left, kNoEvent});
     s.overlay_texts.push_back({10.0f * fs, 32.0f * fs, 13.0f * fs, P.text_dim, "since the block's start", Align::Left, kNoEvent});
@@ -268,21 +254,18 @@ Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, con
         const float sx = time_x(v, x);
         if (sx < g + 10.0f * fs) continue;
         s.overlay_texts.push_back({sx, top - 14.0f * fs, 13.0f * fs, P.text_dim, cycles_text(x), Align::Center, kNoEvent});
-        s.overlay_boxes.push_back({sx, top - 6.0f * fs, 1.0f, 4.0f * fs, P.text_dim, P.text_dim, 0, 0, Pattern::Solid,
-                                   BoxRole::LabelBack, 1, kNoEvent, 1});
+        s.overlay_boxes.push_back(flat_box(sx, top - 6.0f * fs, 1.0f, 4.0f * fs, P.text_dim, BoxRole::LabelBack));
     }
-    const bool two_lines = v.row_h >= 36.0f * fs;
-    const float ts = std::min(15.0f * fs, v.row_h * 0.42f);
-    const int every = std::max(1, int(std::ceil(15.0f * fs / v.row_h)));
+    const RowLabels labels(v, 36.0f, 0.42f);
+    const bool two_lines = labels.two_lines;
     for (size_t i = 0; i < l.rows.size(); ++i) {
         const TimeRow& r = l.rows[i];
         const float y = row_top[i];
-        if (y + v.row_h < top || y > v.height || int(i) % every != 0) continue;
+        if (y + v.row_h < top || y > v.height || int(i) % labels.every != 0) continue;
         const bool second = r.block >= l.grid && l.second_launch;
         const std::string name = (second ? std::string("2nd launch") : "block " + std::to_string(r.block)) + "  warp " +
                                  std::to_string(r.warp);
-        const float cy = y + v.row_h * (two_lines ? 0.36f : 0.5f);
-        s.overlay_texts.push_back({12.0f * fs, cy, ts, P.text, name, Align::Left, kNoEvent});
+        s.overlay_texts.push_back({12.0f * fs, labels.first_y(y, v, 0.36f), labels.size, P.text, name, Align::Left, kNoEvent});
         if (two_lines) {
             const std::string sub = r.waits.empty() ? "no barrier" : "waited " + cycles_text(r.waited) + " cycles";
             s.overlay_texts.push_back({12.0f * fs, y + v.row_h * 0.7f, std::min(12.0f * fs, v.row_h * 0.3f),

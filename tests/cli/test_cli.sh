@@ -2,24 +2,7 @@
 # tests/cli/test_cli.sh — rlab's command-line contract: outputs, exit codes 0/1/2, one-line errors.
 set -u
 RLAB="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-expect() {  # expect CODE DESCRIPTION -- command...
-    local code=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" -ne "$code" ]; then
-        echo "FAIL: $what: exit $got, expected $code"; sed 's/^/  | /' "$tmp/err" | head -5; fails=$((fails + 1))
-    fi
-}
-contains() {  # contains FILE PATTERN DESCRIPTION
-    grep -q -- "$2" "$tmp/$1" || { echo "FAIL: $3: no '$2' in $1"; head -5 "$tmp/$1" | sed 's/^/  | /'; fails=$((fails + 1)); }
-}
-one_line_error() {
-    [ "$(wc -l <"$tmp/err")" -eq 1 ] || { echo "FAIL: $1: stderr is not one line"; cat "$tmp/err"; fails=$((fails + 1)); }
-}
+source "$(dirname "$0")/../support/expect.sh"
 
 expect 0 "no command shows the eight-thread example" -- "$RLAB"
 contains out "shfl_down offset 4" "eight threads board"
@@ -145,5 +128,4 @@ expect 2 "numerics bad format" -- "$RLAB" numerics --format xml
 expect 0 "numerics help" -- "$RLAB" numerics --help
 contains out "--runs" "numerics help lists --runs"
 
-if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
-echo "all rlab command-line checks passed"
+finish "rlab command-line checks"

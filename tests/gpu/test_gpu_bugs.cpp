@@ -10,19 +10,12 @@
 #include "core/emulator.h"
 #include "core/input.h"
 #include "cuda/host_api.h"
+#include "../support/helpers.h"
 
 using namespace rl;
+using rl::test::with;
 
 namespace {
-
-Schedule with(uint64_t n, uint32_t block, Bug bug) {
-    Schedule s;
-    s.n = n;
-    s.block = block;
-    s.input.kind = InputKind::Uniform;
-    s.bugs = uint16_t(bug);
-    return s;
-}
 
 Trace on_gpu(const Schedule& s, uint32_t race_delay_ns = 0) {
     REQUIRE(validate(s) == "");

@@ -9,23 +9,10 @@
 #include "core/emulator.h"
 #include "core/numerics.h"
 #include "cuda/host_api.h"
+#include "../support/gpu_compare.h"
 
 using namespace rl;
-
-namespace {
-
-bool same_events(const Trace& gpu, const Trace& emu) {
-    std::vector<Event> a = canonical_events(gpu), b = canonical_events(emu);
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i) {
-        a[i].flags &= uint8_t(~kHazard);
-        b[i].flags &= uint8_t(~kHazard);
-        if (std::memcmp(&a[i], &b[i], sizeof(Event)) != 0) return false;
-    }
-    return true;
-}
-
-}  // namespace
+using rl::test::same_events;
 
 TEST_CASE("deterministic schedules: every accumulation choice gives identical bits over GPU runs, equal to the emulator's") {
     constexpr int kRuns = 10;

@@ -8,13 +8,12 @@
 #include <string>
 #include "app/render/offscreen.h"
 #include "app/render/scene.h"
+#include "../support/helpers.h"
+
+using rl::test::run;
+using rl::test::slurp;
 
 namespace {
-
-int run(const std::string& cmd) {
-    const int rc = std::system((cmd + " 2>/dev/null").c_str());
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 // Pixels of one colour inside columns [x0, x1) of a w-wide RGBA image (the canvas, not the panels beside it).
 int count_colour_in(const std::vector<uint8_t>& px, int w, int x0, int x1, uint32_t hex) {
@@ -31,13 +30,6 @@ int count_colour(const std::vector<uint8_t>& px, uint32_t hex) {
     for (size_t i = 0; i + 3 < px.size(); i += 4)
         n += px[i] == ((hex >> 16) & 0xff) && px[i + 1] == ((hex >> 8) & 0xff) && px[i + 2] == (hex & 0xff);
     return n;
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 size_t count_of(const std::string& s, const std::string& what) {

@@ -6,8 +6,10 @@
 #include "app/render/renderer.h"
 #include "app/render/scene.h"
 #include "core/emulator.h"
+#include "../support/helpers.h"
 
 using namespace rl;
+using rl::test::run;
 using namespace rl::render;
 
 namespace {
@@ -45,13 +47,6 @@ Image draw(const Scene& s) {
     img.px = context().render(s);
     REQUIRE(img.px.size() == size_t(img.w) * size_t(img.h) * 4);
     return img;
-}
-
-Trace run(std::initializer_list<std::pair<const char*, const char*>> fields) {
-    Schedule s;
-    for (auto [k, v] : fields) REQUIRE(set_field(s, k, v) == "");
-    REQUIRE(validate(s) == "");
-    return emulate(s);
 }
 
 }  // namespace

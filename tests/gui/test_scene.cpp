@@ -6,19 +6,13 @@
 #include "app/render/scene.h"
 #include "core/analysis.h"
 #include "core/emulator.h"
+#include "../support/helpers.h"
 
 using namespace rl;
+using rl::test::run;
 using namespace rl::render;
 
 namespace {
-
-Trace run(std::initializer_list<std::pair<const char*, const char*>> fields) {
-    Schedule s;
-    for (auto [k, v] : fields) REQUIRE(set_field(s, k, v) == "");
-    if (s.input.kind == InputKind::Values) s.n = s.input.values.size();
-    REQUIRE(validate(s) == "");
-    return emulate(s);
-}
 
 std::vector<const SceneBox*> boxes_of(const Scene& s, BoxRole role) {
     std::vector<const SceneBox*> out;

@@ -6,19 +6,15 @@
 #include <fstream>
 #include <sstream>
 #include "app/render/renderer.h"
+#include "../support/helpers.h"
+
+using rl::test::slurp;
 
 namespace {
 
 int validate(const std::string& path) {
     const std::string cmd = std::string(RLAB_GLSLANG) + " '" + path + "' > /dev/null 2>&1";
     return std::system(cmd.c_str());
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 }  // namespace

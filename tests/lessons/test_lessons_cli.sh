@@ -3,20 +3,7 @@
 # 1 when an expectation fails, 2 for a malformed file (which still lets the others be checked).
 set -u
 RLAB="$1"; LESSONS="$2"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-expect() {  # expect CODE DESCRIPTION -- command...
-    local code=$1 what=$2; shift 3
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" -ne "$code" ]; then
-        echo "FAIL: $what: exit $got, expected $code"; sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -20; fails=$((fails + 1))
-    fi
-}
-contains() {  # contains FILE PATTERN DESCRIPTION
-    grep -q -- "$2" "$tmp/$1" || { echo "FAIL: $3: no '$2' in $1"; head -5 "$tmp/$1" | sed 's/^/  | /'; fails=$((fails + 1)); }
-}
+source "$(dirname "$0")/../support/expect.sh"
 
 expect 0 "list the lessons" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" lessons
 contains out "eight-threads" "list names eight-threads"
@@ -53,5 +40,4 @@ contains err "bad.toml:4:8: --warp shfl-up" "malformed: file:line:column and the
 contains out "ok   good" "the others are still checked"
 expect 2 "no such folder" -- "$RLAB" lessons --dir "$tmp/none"
 
-[ "$fails" -eq 0 ] && echo "lessons command: all passed"
-exit $((fails > 0))
+finish "lessons command"

@@ -1,5 +1,5 @@
-// app/imgui/timings.h — which bench results the timings views show: a recorded file or a fresh measurement.
-// No ImGui here: the classroom (app/qt) shares it. Parsing and analysis are core/bench_report's.
+// app/lab/timings.h — which bench results the timings views show: a recorded file or a fresh measurement.
+// Parsing and analysis are core/bench_report's.
 #pragma once
 #include <string>
 #include <vector>
@@ -17,8 +17,8 @@ struct Timings {
     std::string cache = "warm";         // the cache mode shown: warm, or cold when the report has it
 };
 
-// The file given (--bench-file), else core's find_recorded_bench: $RLAB_BENCH_FILE, or docs/bench/*.json found
-// walking up from the working directory, then from the source tree. Never fabricates: no file, no numbers.
+// The file given (--bench-file), else core/data_paths search_recorded_bench: $RLAB_BENCH_FILE, else the newest
+// docs/bench/*.json installed next to the binary, else in the source tree. Never fabricates: no file, no numbers.
 Timings load_timings(const std::string& given_file = "");
 // Results just measured by run_gpu_bench.
 Timings measured_timings(BenchReport r);

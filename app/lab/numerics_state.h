@@ -1,5 +1,5 @@
-// app/imgui/numerics_state.h — the numerics comparison of the current schedule, recomputed when the schedule changes.
-// No ImGui here: the classroom shares it. The numbers are core/numerics.h's; the cells app/render/numerics_table's.
+// app/lab/numerics_state.h — the numerics comparison of the current schedule, recomputed when the schedule changes.
+// The numbers are core/numerics.h's; the cells app/render/numerics_table's.
 #pragma once
 #include <string>
 #include "app/render/numerics_table.h"
@@ -12,7 +12,8 @@ struct NumericsState {
     static constexpr uint64_t kAutoMaxN = uint64_t(1) << 16;
 
     bool ready = false;            // table holds the comparison of `key`'s schedule
-    std::string key;               // describe() + input of the schedule compared (or refused)
+    Schedule key;                  // the schedule compared (or refused)
+    bool keyed = false;            // key holds a schedule
     std::string unsupported;       // one line: why this schedule has no comparison (numerics_supported)
     std::string error;             // one line: the comparison failed
     bool waiting = false;          // large n: computed only when asked

@@ -1,5 +1,5 @@
-// app/imgui/timings.cpp — finds and loads recorded bench results (core/bench_report), labels them for the views.
-#include "app/imgui/timings.h"
+// app/lab/timings.cpp — finds and loads recorded bench results (core/bench_report), labels them for the views.
+#include "app/lab/timings.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -15,20 +15,12 @@ constexpr const char* kExpected = "docs/bench/h200-2026-11-29.json";
 }  // namespace
 
 Timings load_timings(const std::string& given_file) {
-    namespace fs = std::filesystem;
     Timings t;
     std::string path = given_file;
     if (path.empty()) {
-        const char* env = std::getenv("RLAB_BENCH_FILE");
-        if (env && *env) {
-            t.searched.push_back(std::string("$RLAB_BENCH_FILE = ") + env);
-        } else {
-            std::error_code ec;
-            t.searched.push_back("docs/bench/*.json in " + fs::current_path(ec).string() + " and the folders above it");
-            t.searched.push_back(std::string("docs/bench/*.json in the source tree ") + RLAB_SOURCE_DIR);
-        }
-        path = find_recorded_bench(".");
-        if (path.empty()) path = find_recorded_bench(RLAB_SOURCE_DIR);
+        const DataSearch found = search_recorded_bench();
+        t.searched = found.searched;
+        path = found.found;
     } else {
         t.searched.push_back("--bench-file " + given_file);
     }

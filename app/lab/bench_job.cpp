@@ -1,12 +1,9 @@
-// app/imgui/bench_job.cpp — the measurement thread. Built against app/backend/bench_runner.h; when this build's
-// rlab_backend has no bench runner (RLAB_HAVE_BENCH_RUNNER unset) the action stays disabled with the reason.
-#include "app/imgui/bench_job.h"
+// app/lab/bench_job.cpp — the measurement thread over app/backend/bench_runner.h (which says itself when there is no GPU).
+#include "app/lab/bench_job.h"
 
 #include <exception>
 #include <utility>
-#ifdef RLAB_HAVE_BENCH_RUNNER
 #include "app/backend/bench_runner.h"
-#endif
 
 namespace rl::lab {
 
@@ -15,14 +12,7 @@ BenchJob::~BenchJob() {
     join();
 }
 
-bool BenchJob::available(std::string* reason) {
-#ifdef RLAB_HAVE_BENCH_RUNNER
-    return gpu_bench_available(reason);
-#else
-    if (reason) *reason = "this build has no GPU benchmark (rlab_backend was built without bench_runner.cpp)";
-    return false;
-#endif
-}
+bool BenchJob::available(std::string* reason) { return gpu_bench_available(reason); }
 
 void BenchJob::join() {
     if (worker_.joinable()) worker_.join();
@@ -51,11 +41,7 @@ bool BenchJob::start(BenchOptions options) {
         std::optional<BenchReport> r;
         std::string err;
         try {
-#ifdef RLAB_HAVE_BENCH_RUNNER
             r = run_gpu_bench(options);
-#else
-            available(&err);
-#endif
         } catch (const std::exception& e) {
             err = e.what();
         }

@@ -1,5 +1,5 @@
-// app/imgui/lab_state.cpp — runs schedules, keeps the cursor in range and the selection's cone current.
-#include "app/imgui/lab_state.h"
+// app/lab/lab_state.cpp — runs schedules, keeps the cursor in range and the selection's cone current.
+#include "app/lab/lab_state.h"
 
 #include <algorithm>
 #include <chrono>
@@ -117,7 +117,7 @@ void LabState::step_forward() {
 
 void LabState::step_back() {
     playing = false;
-    set_step(cursor.t < 1.0f ? cursor.step - 1 : cursor.step - 1);
+    set_step(cursor.step - 1);
 }
 
 void LabState::jump_next_hazard() {
@@ -141,6 +141,18 @@ void LabState::advance(float dt) {
         cursor.step += 1;
         cursor.t -= 1.0f;
     }
+}
+
+bool LabState::take_measurement() {
+    if (!bench_job->finished()) return false;
+    std::string err;
+    if (std::optional<BenchReport> r = bench_job->take(&err)) {
+        timings = measured_timings(std::move(*r));
+        timings_note.clear();
+    } else {
+        timings_note = err;
+    }
+    return true;
 }
 
 std::string LabState::backend_line() const {

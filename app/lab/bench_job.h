@@ -1,5 +1,5 @@
-// app/imgui/bench_job.h — "Measure on this GPU": runs run_gpu_bench on a worker thread with progress and cancel.
-// No ImGui here: the classroom shares it; both front ends poll it from their frame/timer loop.
+// app/lab/bench_job.h — "Measure on this GPU": runs run_gpu_bench on a worker thread with progress and cancel.
+// One job per lab (LabState::bench_job); both front ends poll it from their frame/timer loop.
 #pragma once
 #include <atomic>
 #include <mutex>

@@ -1,13 +1,14 @@
-// app/imgui/lab_state.h — everything the lab bench shows, in one place the panels read and change.
+// app/lab/lab_state.h — the state of the lab (run, playback, lesson, jobs) that both front ends show and change.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 #include "app/backend/backend.h"
-#include "app/imgui/bench_job.h"
-#include "app/imgui/numerics_state.h"
-#include "app/imgui/timings.h"
+#include "app/lab/bench_job.h"
+#include "app/lab/lesson_player.h"
+#include "app/lab/numerics_state.h"
+#include "app/lab/timings.h"
 #include "app/render/scene.h"
 #include "app/render/time_scene.h"
 #include "core/analysis.h"
@@ -58,6 +59,7 @@ struct LabState {
     NumericsState numerics;       // the comparison of `schedule` (computed while the numerics view is open)
     bool numerics_open = false;   // the numerics table takes the canvas's place
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
+    LessonPlayer lesson;          // the lesson open (--lesson), if any
 
     uint32_t pending_pick(float x, float y) const { return render::pick(last_scene, x, y); }
 
@@ -75,6 +77,9 @@ struct LabState {
     void step_back();
     void jump_next_hazard();
     void advance(float dt);       // playback
+    // Once the bench job has finished: its report becomes the timings shown, or its error `timings_note`.
+    // True when a job finished since the last call.
+    bool take_measurement();
     int last() const { return render::last_step(layout); }
     std::string backend_line() const;  // "CPU SIMT emulator" or "CUDA: NVIDIA H200"
 };

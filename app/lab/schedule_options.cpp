@@ -1,10 +1,10 @@
-// app/cli/schedule_options.cpp — SCHEDULE flags to a validated Schedule, errors naming the flag.
-#include "app/cli/schedule_options.h"
+// app/lab/schedule_options.cpp — SCHEDULE flags to a validated Schedule, errors naming the flag.
+#include "app/lab/schedule_options.h"
 
 #include <array>
 #include "core/emulator.h"
 
-namespace rl::cli {
+namespace rl::lab {
 namespace {
 
 struct Flag {
@@ -12,7 +12,7 @@ struct Flag {
     const char* help;
     bool repeatable;
 };
-constexpr std::array<Flag, 14> kFlags{{
+constexpr std::array<Flag, ScheduleArgs::kFlagCount> kFlags{{
     {"n", "number of input elements (default 8; taken from --input VALUES when left out)", false},
     {"block", "threads per block, 1 to 1024 (default 8)", false},
     {"grid", "blocks; 0 or left out sizes the grid from n, block and items", false},
@@ -43,6 +43,12 @@ void add_schedule_options(CLI::App& app, ScheduleArgs& args) {
     }
 }
 
+bool ScheduleArgs::given() const {
+    for (const auto& values : raw)
+        if (!values.empty()) return true;
+    return false;
+}
+
 Schedule ScheduleArgs::build() const {
     Schedule s;
     bool n_given = false;
@@ -57,4 +63,4 @@ Schedule ScheduleArgs::build() const {
     return s;
 }
 
-}  // namespace rl::cli
+}  // namespace rl::lab

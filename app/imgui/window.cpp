@@ -1,0 +1,98 @@
+// app/imgui/window.cpp — GLFW and Dear ImGui set up and torn down, the style from the lab state, the panel layout.
+#include "app/imgui/window.h"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "app/imgui/panels.h"
+#include "app/render/glyph_atlas.h"
+
+namespace rl::lab {
+
+GLFWwindow* open_window(int width, int height, bool vsync, std::string& error) {
+    if (!glfwInit()) {
+        error = "no display (GLFW could not initialise); under CI run it with xvfb-run";
+        return nullptr;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);                  // high DPI: the size is in screen units
+    glfwWindowHintString(GLFW_X11_CLASS_NAME, "reduction-lab");         // the .desktop entry's StartupWMClass
+    glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "reduction-lab");
+    GLFWwindow* window = glfwCreateWindow(width, height, "Reduction Lab — lab bench", nullptr, nullptr);
+    if (!window) {
+        error = "cannot create an OpenGL 3.3 core window";
+        glfwTerminate();
+        return nullptr;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(vsync ? 1 : 0);
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    return window;
+}
+
+void restyle(LabState& s) {
+    static bool styled = false, styled_dark = true;
+    if (styled && !s.font_dirty && styled_dark == s.dark) return;
+    styled = true;
+    styled_dark = s.dark;
+    s.font_dirty = false;
+    static const std::string font = render::default_font_path();
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    if (!font.empty())
+        io.Fonts->AddFontFromFileTTF(font.c_str(), std::round(16.0f * s.font_scale));
+    else
+        io.Fonts->AddFontDefault();
+    io.Fonts->Build();
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    ImGuiStyle st;
+    if (s.dark)
+        ImGui::StyleColorsDark(&st);
+    else
+        ImGui::StyleColorsLight(&st);
+    st.WindowRounding = 0.0f;
+    st.FrameRounding = 3.0f;
+    st.WindowBorderSize = 1.0f;
+    st.ScaleAllSizes(s.font_scale);
+    ImGui::GetStyle() = st;
+}
+
+void close_window(GLFWwindow* window) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+}
+
+void place_panels(LabState& s, float ww, float wh) {
+    const float fs = s.font_scale;
+    const float L = std::min(320.0f * fs, ww * 0.3f), R = std::min(370.0f * fs, ww * 0.3f);
+    const float B = ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y * 2.0f;
+    s.canvas = {L, 0, std::max(50.0f, ww - L - R), std::max(50.0f, wh - B)};
+    handle_shortcuts(s);
+    canvas_panel(s, s.canvas);
+    config_panel(s, {0, 0, L, wh * 0.62f});
+    details_panel(s, {0, wh * 0.62f, L, wh * 0.38f});
+    depth_panel(s, {ww - R, 0, R, wh * 0.46f});
+    if (s.lesson.active()) lesson_panel(s, {ww - R, wh * 0.46f, R, wh * 0.54f});
+    if (!s.lesson.active() || s.timings_large)  // enlarged, it covers the canvas, not the lesson
+        timings_panel(s, {ww - R, wh * 0.46f, R, wh * 0.54f});
+    if (s.numerics_open) numerics_panel(s, s.canvas);
+    transport_panel(s, {L, wh - B, s.canvas.w, B});
+}
+
+}  // namespace rl::lab

@@ -1,0 +1,45 @@
+// app/lab/frame.cpp — fit, zoom, pan and the scene of one frame, for the lab bench, the classroom and `rlab render`.
+#include "app/lab/frame.h"
+
+#include <algorithm>
+
+namespace rl::lab {
+
+render::View fitted_view(const LabState& s, float w, float h, float font_scale) {
+    if (s.time_view) return render::fit_time_view(s.time_layout, w, h, font_scale, s.time_from, s.time_to);
+    return s.zoom == "lane" ? render::lane_view(s.layout, w, h, 0, 0, font_scale) : render::fit_view(s.layout, w, h, font_scale);
+}
+
+render::Scene build_frame(const LabState& s, const render::View& v) {
+    return s.time_view ? render::build_time_scene(s.trace, s.time_layout, s.cursor, v)
+                       : render::build_scene(s.trace, s.layout, s.cursor, v);
+}
+
+const render::Scene& frame_scene(LabState& s, float w, float h) {
+    if (!s.view_fitted) {
+        s.view = fitted_view(s, w, h, s.font_scale);
+        s.view_fitted = true;
+    }
+    s.view.width = w;
+    s.view.height = h;
+    s.view.font_scale = s.font_scale;
+    s.view.dark = s.dark;
+    s.view.selected = s.selected;
+    s.view.cone = s.cone.empty() ? nullptr : &s.cone;
+    s.last_scene = build_frame(s, s.view);
+    return s.last_scene;
+}
+
+void zoom(LabState& s, float factor, float x, float y) {
+    if (s.time_view)
+        render::zoom_time_view(s.view, s.time_layout, factor, x, y);
+    else
+        render::zoom_view(s.view, s.layout, factor, x, y);
+}
+
+void pan(LabState& s, float dx, float dy) {
+    s.view.x0 -= dx / s.view.px_per_col;
+    s.view.y0 = std::max(0.0f, s.view.y0 - dy);
+}
+
+}  // namespace rl::lab

@@ -1,0 +1,130 @@
+// app/lab/options.cpp — one CLI11 parser for the lab bench and the classroom; every value checked before a window.
+#include "app/lab/options.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <ostream>
+#include "core/emulator.h"
+#include "core/version.h"
+
+namespace rl::lab {
+namespace {
+
+// The flags both GUIs take, in the words of the command-line contract.
+void add_shared(CLI::App& app, Options& o) {
+    add_schedule_options(app, o.schedule_flags);
+    app.add_option("--backend", o.backend, "auto|cpu|cuda")->capture_default_str();
+    app.add_option("--lesson", o.lesson, "open a lesson by name (its file's stem, e.g. eight-threads)");
+    app.add_option("--trace", o.trace_file, "show a trace saved by `rlab trace --format json` instead of running a schedule");
+    app.add_option("--view", o.view, "steps (one row per step) | time (one row per warp at GPU timestamps; T toggles)")
+        ->capture_default_str();
+    app.add_option("--step", o.step, "open at this step (0-based); with --lesson, the lesson's step K");
+    app.add_option("--frames", o.frames, "show this many frames (with --quit: then exit)");
+    app.add_option("--screenshot", o.screenshot, "save the window as a PNG after the frames");
+    app.add_option("--dump-scene", o.dump_scene, "write the canvas scene (boxes, arrows, labels) as JSON after the frames");
+    app.add_flag("--quit", o.quit, "exit after the frames");
+    app.add_option("--bench-frames", o.bench_frames, "draw this many frames, print frame-time percentiles and exit");
+    app.add_option("--size", o.size, "window size WxH")->capture_default_str();
+    app.add_option("--theme", o.theme, "dark|light");
+    app.add_option("--bench-file,--timings", o.bench_file,
+                   "bench results JSON (`rlab bench --json`) for the timings view (default: $RLAB_BENCH_FILE, else the "
+                   "newest docs/bench/*.json installed next to the program or in the source tree)");
+    app.add_flag("--numerics", o.numerics, "show the numerics comparison of orders (N toggles it)");
+}
+
+void add_lab_bench(CLI::App& app, Options& o) {
+    app.add_option("--time-window", o.time_window, "FROM:TO cycles the time view first shows (e.g. 13500:17500, the barriers)");
+    app.add_option("--progress", o.progress, "animation progress of that step, 0..1 (values in flight below 0.65)");
+    app.add_option("--select", o.select, "select this event index (its details and dependency cone)");
+    app.add_option("--font-scale", o.font_scale, "text size factor (Ctrl +/- in the window)")->capture_default_str();
+    app.add_option("--zoom", o.zoom, "fit (the whole grid) | lane (one lane fills the canvas)")->capture_default_str();
+    app.add_flag("--play", o.play, "start playing");
+    app.add_flag("--enlarge-timings", o.enlarge_timings, "show the timings panel in the canvas's place (for screenshots)");
+}
+
+void add_classroom(CLI::App& app, Options& o) {
+    app.add_option("--msaa", o.msaa, "canvas multisampling (0 off; on a software renderer 4x about doubles frame time)")
+        ->capture_default_str();
+    app.add_flag("--depth-log", o.depth_log, "start the depth chart on a log scale (at large n serial dwarfs the tree)");
+    app.add_flag("--timings-tab", o.timings_tab, "bring the measured-timings tab to the front (for screenshots)");
+    app.add_option("--export-pdf", o.export_pdf, "write the lesson (or the schedule's steps) as a PDF handout and exit");
+    app.add_flag("--presenter", o.presenter, "full screen, large type, high contrast (F5 toggles)");
+    app.add_option("LESSON_FILE", o.lesson_file, "a lesson file (.toml) to open, from anywhere (instead of --lesson NAME)");
+}
+
+// The checks after parsing: the first problem as one line, or empty.
+std::string check(FrontEnd which, Options& o) {
+    if (std::string e = check_size(o.size, 320, 240, o.width, o.height); !e.empty()) return e;
+    if (std::string e = check_theme(o.theme); !e.empty()) return e;
+    if (std::string e = check_backend(o.backend, o.backend_choice); !e.empty()) return e;
+    if (std::string e = check_view(o.view); !e.empty()) return e;
+    if (o.bench_frames < 0) return "--bench-frames " + std::to_string(o.bench_frames) + ": expected 0 or more frames";
+    if (o.zoom != "fit" && o.zoom != "lane") return "--zoom " + o.zoom + ": expected fit or lane";
+    if (!o.lesson_file.empty() && !o.lesson.empty())
+        return "LESSON_FILE " + o.lesson_file + " and --lesson " + o.lesson + ": open one lesson, not both";
+    if (which == FrontEnd::Classroom && (o.msaa < 0 || o.msaa > 16))
+        return "--msaa " + std::to_string(o.msaa) + ": expected 0 to 16";
+    if (!o.time_window.empty() &&
+        (std::sscanf(o.time_window.c_str(), "%lf:%lf", &o.time_from, &o.time_to) != 2 || o.time_to <= o.time_from))
+        return "--time-window " + o.time_window + ": expected FROM:TO cycles, FROM < TO";
+    try {
+        o.schedule = o.schedule_flags.build();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    if (o.frames < 0) o.frames = o.quit || !o.screenshot.empty() || !o.dump_scene.empty() ? 3 : 0;
+    return {};
+}
+
+}  // namespace
+
+int parse_options(FrontEnd which, int argc, const char* const* argv, Options& o, std::ostream& out, std::ostream& err) {
+    const bool bench = which == FrontEnd::LabBench;
+    const std::string program = bench ? "reduction-lab" : "reduction-lab-qt";
+    CLI::App app{bench ? "reduction-lab — the lab bench: watch a GPU reduction schedule run, step by step, with every knob."
+                       : "reduction-lab-qt — the classroom: lessons, narrative, charts, presenter mode and handouts."};
+    add_shared(app, o);
+    if (bench)
+        add_lab_bench(app, o);
+    else
+        add_classroom(app, o);
+    app.set_version_flag("--version", version_line(program));
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e, out, err);
+        err << program << ": " << e.what() << " (see --help)\n";
+        return 2;
+    }
+    if (std::string e = check(which, o); !e.empty()) {
+        err << program << ": " << e << "\n";
+        return 2;
+    }
+    return -1;
+}
+
+std::string check_theme(const std::string& theme) {
+    if (theme.empty() || theme == "dark" || theme == "light") return {};
+    return "--theme " + theme + ": expected dark or light";
+}
+
+std::string check_view(const std::string& view) {
+    if (view == "steps" || view == "time") return {};
+    return "--view " + view + ": expected steps or time";
+}
+
+std::string check_backend(const std::string& text, BackendChoice& out) {
+    if (parse_backend(text, out)) return {};
+    return "--backend " + text + ": expected auto, cpu or cuda";
+}
+
+std::string check_size(const std::string& text, int min_w, int min_h, int& w, int& h) {
+    constexpr int kMax = 16384;
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < min_w || h < min_h || w > kMax || h > kMax)
+        return "--size " + text + ": expected WxH from " + std::to_string(min_w) + "x" + std::to_string(min_h) + " to " +
+               std::to_string(kMax) + "x" + std::to_string(kMax);
+    return {};
+}
+
+}  // namespace rl::lab

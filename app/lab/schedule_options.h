@@ -1,0 +1,21 @@
+// app/lab/schedule_options.h — the SCHEDULE flags of the command-line contract, wired into CLI11.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <array>
+#include <string>
+#include <vector>
+#include "core/schedule.h"
+
+namespace rl::lab {
+
+struct ScheduleArgs {
+    static constexpr size_t kFlagCount = 14;
+    std::array<std::vector<std::string>, kFlagCount> raw;  // the values given, one list per flag
+    Schedule build() const;                                 // throws rl::Error with a one-line reason
+    bool given() const;                                     // any SCHEDULE flag on the command line
+};
+
+// Adds --n --block --grid --items --assign --warp --block-stage --grid-stage --op --type --input --seed --accum --bug.
+void add_schedule_options(CLI::App& app, ScheduleArgs& args);
+
+}  // namespace rl::lab

@@ -1,0 +1,43 @@
+// app/lab/startup.cpp — from checked options to the first frame's state; the GUI only opens its window after this.
+#include "app/lab/startup.h"
+
+#include <algorithm>
+#include <fstream>
+
+namespace rl::lab {
+
+std::string start_lab_bench(LabState& s, const Options& o) {
+    s.schedule = o.schedule;
+    s.backend = o.backend_choice;
+    if (!o.lesson.empty()) {
+        if (std::string err = s.lesson.open(o.lesson); !err.empty()) return err;
+        s.schedule = s.lesson.lesson().steps.front().schedule;
+    }
+    if (!(o.trace_file.empty() ? s.rerun() : s.load_trace(o.trace_file))) return s.error;
+    s.time_from = o.time_from;
+    s.time_to = o.time_to;
+    if (o.view == "time" && !s.set_time_view(true)) return "--view time: " + s.notice;
+    s.dark = o.theme != "light";
+    s.font_scale = std::clamp(o.font_scale, 0.5f, 3.0f);
+    s.zoom = o.zoom;
+    if (s.lesson.active())
+        s.lesson.go(s, size_t(std::max(o.step, 0)));  // --step K: the lesson's step K
+    else
+        s.set_step(std::max(o.step, 0), std::clamp(o.progress, 0.0f, 1.0f));
+    s.playing = o.play;
+    if (o.select >= 0) s.select(uint32_t(o.select));
+    s.timings = load_timings(o.bench_file);
+    s.timings_large = o.enlarge_timings;
+    s.numerics_open = o.numerics;
+    if (!o.bench_file.empty() && !s.timings.loaded) return "--bench-file: " + s.timings.error;
+    return {};
+}
+
+std::string write_scene(const std::string& path, const render::Scene& scene) {
+    std::ofstream out(path);
+    render::dump_scene_json(out, scene);
+    out.flush();
+    return out ? std::string() : "--dump-scene " + path + ": cannot write";
+}
+
+}  // namespace rl::lab

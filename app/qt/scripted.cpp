@@ -1,0 +1,55 @@
+// app/qt/scripted.cpp — timers that drive the window as the test options ask, then save, report or quit.
+#include "app/qt/scripted.h"
+
+#include <QApplication>
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include "app/lab/frame_bench.h"
+#include "app/lab/startup.h"
+
+namespace rl::qt {
+
+void script_frames(MainWindow& w, const lab::Options& o, int& exit_code) {
+    auto frames = std::make_shared<int>(o.frames > 0 ? o.frames : 3);
+    auto* t = new QTimer(&w);
+    t->setInterval(30);
+    QObject::connect(t, &QTimer::timeout, &w, [&w, &o, &exit_code, frames, t] {
+        w.canvas()->update();
+        if (--*frames > 0) return;
+        t->stop();
+        if (!o.screenshot.empty()) {
+            const bool saved = w.grab().save(QString::fromStdString(o.screenshot), "PNG");
+            std::cerr << "reduction-lab-qt: " << (saved ? "wrote " : "cannot write ") << o.screenshot << "\n";
+            if (!saved) exit_code = 2;
+        }
+        if (!o.dump_scene.empty())
+            if (std::string e = lab::write_scene(o.dump_scene, w.canvas()->last_scene()); !e.empty())
+                exit_code = 2, std::cerr << "reduction-lab-qt: " << e << "\n";
+        if (o.quit) w.close(), QCoreApplication::exit(exit_code);
+    });
+    t->start();
+}
+
+void bench_frames(MainWindow& w, Classroom& c, int n) {
+    QTimer::singleShot(200, &w, [&w, &c, n] {
+        using Clock = std::chrono::steady_clock;
+        lab::FrameBench b;
+        for (int f = 0; f < n + 5; ++f) {
+            const auto t0 = Clock::now();
+            // What playback costs: the canvas repainted (scene built, drawn, composed into the window).
+            w.canvas()->repaint();
+            w.canvas()->finish_gl();
+            QCoreApplication::processEvents();
+            if (f >= 5) b.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+        }
+        b.window_w = w.width(), b.window_h = w.height();
+        b.canvas_w = float(w.canvas()->width()), b.canvas_h = float(w.canvas()->height());
+        b.events = c.lab.trace.events.size(), b.scene = &w.canvas()->last_scene();
+        lab::print_frame_bench(stdout, "reduction-lab-qt", b);
+        w.close();
+        QCoreApplication::exit(0);
+    });
+}
+
+}  // namespace rl::qt

@@ -1,0 +1,100 @@
+// tests/lab/test_frame.cpp — the one function that builds a frame's scene, in the steps view (emulator trace) and
+// the time view (a recorded H200 trace); zoom and pan act on the view shown.
+#include <doctest/doctest.h>
+
+#include <set>
+#include "app/lab/frame.h"
+#include "core/emulator.h"
+
+using namespace rl;
+using namespace rl::lab;
+
+namespace {
+
+bool has_text(const render::Scene& sc, const std::string& text) {
+    for (const render::SceneText& t : sc.texts)
+        if (t.text == text) return true;
+    return false;
+}
+
+size_t count_role(const render::Scene& sc, render::BoxRole role) {
+    size_t n = 0;
+    for (const render::SceneBox& b : sc.boxes) n += b.role == role;
+    return n;
+}
+
+LabState eight_threads() {
+    LabState s;
+    s.backend = BackendChoice::Cpu;
+    s.schedule.type = DType::I32;
+    REQUIRE(s.rerun());
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("frame: the steps view shows the values held at the cursor, the sum only at the end") {
+    LabState s = eight_threads();
+    s.set_step(0);
+    const render::Scene& first = frame_scene(s, 800, 500);
+    CHECK(first.width == 800);
+    CHECK(first.height == 500);
+    CHECK(count_role(first, render::BoxRole::Value) >= 8);  // the eight loaded values
+    CHECK(has_text(first, "8"));
+    CHECK_FALSE(has_text(first, "36"));
+    s.set_step(s.last());
+    const render::Scene& last = frame_scene(s, 800, 500);
+    CHECK(has_text(last, "36"));
+    CHECK(count_role(last, render::BoxRole::TimeMark) == 0);
+    CHECK(&last == &s.last_scene);  // kept: clicks pick from it
+}
+
+TEST_CASE("frame: theme and selection come from the state") {
+    LabState s = eight_threads();
+    s.dark = false;
+    const uint32_t result = uint32_t(s.trace.events.size() - 1);
+    s.select(result);
+    frame_scene(s, 640, 400);
+    CHECK_FALSE(s.view.dark);
+    CHECK(s.view.selected == result);
+    REQUIRE(s.view.cone != nullptr);
+    CHECK((*s.view.cone)[result] == 1);
+    CHECK(s.cone_size > 1);  // the result depends on more than itself
+}
+
+TEST_CASE("frame: the time view marks every event of a recorded GPU trace at its clock") {
+    LabState s;
+    REQUIRE(s.load_trace(std::string(RLAB_SOURCE_DIR) + "/docs/gpu/traces/gpu-trace-eight.json"));
+    REQUIRE(s.trace.times.size() == s.trace.events.size());
+    REQUIRE(s.set_time_view(true));
+    s.set_step(s.last());
+    const render::Scene& sc = frame_scene(s, 1000, 400);
+    std::set<uint32_t> marked;
+    for (const render::SceneBox& b : sc.boxes)
+        if (b.role == render::BoxRole::TimeMark) marked.insert(b.event);
+    CHECK(marked.size() == s.trace.events.size());
+    // Back to steps: the same trace, no marks.
+    REQUIRE(s.set_time_view(false));
+    CHECK(count_role(frame_scene(s, 1000, 400), render::BoxRole::TimeMark) == 0);
+}
+
+TEST_CASE("frame: an emulator trace has no time view, and says why") {
+    LabState s = eight_threads();
+    CHECK_FALSE(s.set_time_view(true));
+    CHECK(s.notice.find("GPU trace") != std::string::npos);
+    CHECK_FALSE(s.time_view);
+}
+
+TEST_CASE("frame: zoom scales the shown view about the pointer, pan moves it") {
+    LabState s = eight_threads();
+    frame_scene(s, 800, 500);
+    const float before = s.view.px_per_col;
+    zoom(s, 1.25f, 400, 250);
+    CHECK(s.view.px_per_col == doctest::Approx(before * 1.25f));
+    const float x0 = s.view.x0;
+    pan(s, s.view.px_per_col * 2, 0);  // two columns to the right: the view starts two columns earlier
+    CHECK(s.view.x0 == doctest::Approx(x0 - 2));
+    s.view_fitted = false;  // F: fit again
+    frame_scene(s, 800, 500);
+    CHECK(s.view.px_per_col == doctest::Approx(before));
+}
