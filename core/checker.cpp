@@ -154,7 +154,7 @@ private:
                         const Event& e = t_.events[evs[m]];
                         uint32_t lanes = lanes_named(e, existing_lanes(e));
                         add(HazardKind::DivergentBarrier, evs[m], lanes,
-                            "__syncthreads() at step " + std::to_string(step) + " is reached by " + lane_word(lanes) +
+                            "`__syncthreads()` at step " + std::to_string(step) + " is reached by " + lane_word(lanes) +
                                 lanes_text(lanes) + " of warp " + std::to_string(e.warp()) + ", but not by " +
                                 std::to_string(count) + " thread(s) of the block that have not exited (" + who +
                                 "): it orders nothing");
@@ -248,14 +248,14 @@ private:
             else if (st.step > ld.step) saw = "; in this run the store came after the load";
             add(same_warp ? HazardKind::ImplicitWarpSync : HazardKind::SharedMemoryRace, li, 1u << ld.lane(),
                 who + ", which thread " + std::to_string(st.thread) + " stores at step " + std::to_string(st.step) +
-                    (same_warp ? " in the same warp with no __syncwarp() between them"
-                               : " in another warp with no __syncthreads() that both reach between them") + saw,
+                    (same_warp ? " in the same warp with no `__syncwarp()` between them"
+                               : " in another warp with no `__syncthreads()` that both reach between them") + saw,
                 true);
         }
     }
 
     // ---- 4. shuffles ---------------------------------------------------------------------------
-    // Every non-exited lane named in a __shfl_*_sync mask must execute that call with the same mask.
+    // Every non-exited lane named in a `__shfl_*_sync` mask must execute that call with the same mask.
     // Lanes never launched count as exited (naming them breaks no rule); lanes that exist and skip
     // the call break it. Reading a lane that did not execute the call, or does not exist, returns an
     // undefined value (an error when the value is used).
@@ -307,7 +307,7 @@ private:
                          " were never launched (the block has " + std::to_string(threads_of(first)) +
                          " threads): they count as exited, and naming them breaks no rule";
             add(HazardKind::MaskNamesInactiveLanes, sh[k], skipped,
-                "__shfl_*_sync(" + hex32(masks_or) + ") in " + where + ": the mask names " + lane_word(skipped) +
+                "`__shfl_*_sync(" + hex32(masks_or) + ")` in " + where + ": the mask names " + lane_word(skipped) +
                     lanes_text(skipped) + ", which exist but do not execute this call (they skipped it)" + exited);
         }
         if (masks_or != masks_and)
@@ -395,7 +395,7 @@ private:
             add(HazardKind::MissingThreadfence, i, 1u << e.lane(),
                 "block " + std::to_string(e.block) + " stores its partial (step " + std::to_string(t_.events[p].step) +
                     ") and draws ticket " + std::to_string(e.aux) + " (step " + std::to_string(e.step) +
-                    ") with no __threadfence() between: the last block may see the ticket before the partial");
+                    ") with no `__threadfence()` between: the last block may see the ticket before the partial");
         }
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
@@ -407,7 +407,7 @@ private:
             if (p == kNoEvent) what += ", which that block never stored";
             else what += " but does not see the value block " + std::to_string(e.aux) + " stored at step " +
                          std::to_string(t_.events[p].step) + ": it read a stale value";
-            if (p != kNoEvent && !fenced[e.aux]) what += " (block " + std::to_string(e.aux) + " has no __threadfence() before its ticket)";
+            if (p != kNoEvent && !fenced[e.aux]) what += " (block " + std::to_string(e.aux) + " has no `__threadfence()` before its ticket)";
             add(HazardKind::StalePartialRead, i, 1u << e.lane(), what, true);
         }
     }

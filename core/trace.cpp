@@ -18,22 +18,22 @@ constexpr std::array<std::string_view, kHazardKindCount> kHazardNames{"mask-name
     "shared-slot-never-written"};
 
 constexpr std::array<std::string_view, kHazardKindCount> kRules{
-    "Every non-exited lane named in a __shfl_*_sync mask must execute that same call with the same mask "
+    "Every non-exited lane named in a `__shfl_*_sync` mask must execute that same call with the same mask "
     "(CUDA Programming Guide, warp shuffle functions). Lanes never launched count as exited, so naming them "
-    "breaks no rule; lanes that exist and skip the call (a shuffle inside if (i < n)) break it.",
+    "breaks no rule; lanes that exist and skip the call (a shuffle inside `if (i < n)`) break it.",
     "A shuffle that reads a lane which did not execute the call (never launched, exited, or skipped it) or is "
     "not named in the mask returns an undefined value; the mask does not make that read valid.",
     "A register that is never assigned holds an unspecified value; lanes without input must hold the operator's identity.",
     "The identity e must satisfy e ⊕ a = a for every a: 0 is no identity for max over negative values or for product.",
-    "A shared-memory load in one warp is ordered after a store in another only through __syncthreads() "
+    "A shared-memory load in one warp is ordered after a store in another only through `__syncthreads()` "
     "(or another barrier or fence) between them; without it the read races with the write.",
-    "__syncthreads() is allowed in conditional code only when the condition is the same for every thread of the block.",
+    "`__syncthreads()` is allowed in conditional code only when the condition is the same for every thread of the block.",
     "Regrouping needs associativity; reordering needs commutativity. A non-commutative operator must merge "
     "ranges in their original left-to-right order.",
     "Atomics to one address are serialised by the memory system: correct, but each waits for the previous one.",
     "Since Volta, lanes of a warp are scheduled independently: warp-synchronous shared-memory code needs "
-    "__syncwarp() (or shuffles) between dependent steps; volatile is not enough.",
-    "A block's result becomes visible to another block only in order: store it, __threadfence(), then signal "
+    "`__syncwarp()` (or shuffles) between dependent steps; volatile is not enough.",
+    "A block's result becomes visible to another block only in order: store it, `__threadfence()`, then signal "
     "(the ticket atomic); without the fence the last block may see the ticket before the partial.",
     "A block partial read by the finishing block must be the one its block stored; a read that ran ahead of "
     "that store's visibility returns a stale value.",
