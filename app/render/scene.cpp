@@ -189,16 +189,20 @@ View fit_view(const Layout& l, float width, float height, float font_scale) {
     return v;
 }
 
-void zoom_view(View& v, const Layout& l, float factor, float sx, float sy) {
+void zoom_about(View& v, float factor, float sx, float sy, double min_ppc, double max_ppc) {
     const float gx = v.gutter(), gy = v.header();
     const double col = v.x0 + (sx - gx) / v.px_per_col;
-    const double min_ppc = std::min<double>((v.width - gx) / double(l.columns), 1.0);
-    v.px_per_col = std::clamp(v.px_per_col * factor, min_ppc, double(std::max(200.0f, v.width - gx)));
+    v.px_per_col = std::clamp(v.px_per_col * factor, min_ppc, std::max(min_ppc, max_ppc));  // a tiny span: min wins
     v.x0 = col - (sx - gx) / v.px_per_col;
     const float row = (sy - gy + v.y0) / v.row_h;
-    const float rf = std::sqrt(factor);  // rows zoom slower: their labels must stay legible
-    v.row_h = std::clamp(v.row_h * rf, 14.0f * v.font_scale, 140.0f * v.font_scale);
+    v.row_h = std::clamp(v.row_h * std::sqrt(factor), 14.0f * v.font_scale, 140.0f * v.font_scale);
     v.y0 = std::max(0.0f, row * v.row_h - (sy - gy));
+}
+
+void zoom_view(View& v, const Layout& l, float factor, float sx, float sy) {
+    const float gx = v.gutter();
+    zoom_about(v, factor, sx, sy, std::min<double>((v.width - gx) / double(l.columns), 1.0),
+               double(std::max(200.0f, v.width - gx)));
 }
 
 View lane_view(const Layout& l, float width, float height, uint32_t block, uint32_t thread, float font_scale) {

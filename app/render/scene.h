@@ -103,6 +103,9 @@ struct View {
 View fit_view(const Layout& l, float width, float height, float font_scale = 1.0f);
 // Zoom around a screen point by a factor (>1 zooms in).
 void zoom_view(View& v, const Layout& l, float factor, float sx, float sy);
+// The zoom both views share: the column under (sx, sy) stays put with px_per_col clamped to
+// [min_ppc, max_ppc]; rows zoom by sqrt(factor), slower, so their labels stay legible.
+void zoom_about(View& v, float factor, float sx, float sy, double min_ppc, double max_ppc);
 // One lane fills the lanes area (the deepest zoom).
 View lane_view(const Layout& l, float width, float height, uint32_t block, uint32_t thread, float font_scale = 1.0f);
 

@@ -98,15 +98,8 @@ View fit_time_view(const TimeLayout& l, float width, float height, float font_sc
 }
 
 void zoom_time_view(View& v, const TimeLayout& l, float factor, float sx, float sy) {
-    const float gx = v.gutter(), gy = v.header();
-    const double at = v.x0 + (sx - gx) / v.px_per_col;
-    const double min_ppc = (v.width - gx) / (l.span * 1.5);
-    v.px_per_col = std::clamp(v.px_per_col * factor, min_ppc, 40.0);  // 40 px per cycle: single instructions apart
-    v.x0 = at - (sx - gx) / v.px_per_col;
-    const float row = (sy - gy + v.y0) / v.row_h;
-    const float rf = std::sqrt(factor);
-    v.row_h = std::clamp(v.row_h * rf, 14.0f * v.font_scale, 140.0f * v.font_scale);
-    v.y0 = std::max(0.0f, row * v.row_h - (sy - gy));
+    // at most 40 px per cycle: single instructions apart
+    zoom_about(v, factor, sx, sy, (v.width - v.gutter()) / (l.span * 1.5), 40.0);
 }
 
 namespace {
