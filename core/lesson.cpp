@@ -3,6 +3,7 @@
 // placeholders · places in the trace · expectations · playing.
 #include "core/lesson.h"
 #include "core/lesson_bench.h"
+#include "core/course.h"
 
 #include <toml++/toml.h>
 
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -267,8 +269,9 @@ struct Loader {
                 KnowledgeCheck kc;
                 for (auto&& [ck, cv] : *ct) {
                     const std::string ckey(ck.str());
-                    if ((ckey == "question" || ckey == "answer") && cv.is_string()) {
-                        (ckey == "question" ? kc.question : kc.answer) = *cv.value<std::string>();
+                    if ((ckey == "question" || ckey == "answer" || ckey == "explain") && cv.is_string()) {
+                        (ckey == "question" ? kc.question : ckey == "answer" ? kc.answer : kc.explain) =
+                            *cv.value<std::string>();
                         check_placeholders(cv, *cv.value<std::string>(), index > 0);
                     } else if (ckey == "choices" && cv.is_array()) {
                         for (auto&& c : *cv.as_array()) {
@@ -276,7 +279,7 @@ struct Loader {
                             else error(c.source(), "check choices must be texts");
                         }
                     } else {
-                        error(ck.source(), "check: '" + ckey + "' is not one of question, answer (texts), choices (list of texts)");
+                        error(ck.source(), "check: '" + ckey + "' is not one of question, answer, explain (texts), choices (list of texts)");
                     }
                 }
                 if (kc.question.empty() || kc.answer.empty())
@@ -284,6 +287,11 @@ struct Loader {
                 else if (!kc.choices.empty() &&
                          std::find(kc.choices.begin(), kc.choices.end(), kc.answer) == kc.choices.end())
                     error(v.source(), "check: the answer must be one of the choices");
+                else if (kc.choices.size() > kMaxChoices)
+                    error(v.source(), "check: at most " + std::to_string(kMaxChoices) + " choices (a student picks with keys 1 to " +
+                                          std::to_string(kMaxChoices) + ")");
+                else if (!kc.choices.empty() && kc.explain.empty())
+                    error(v.source(), "check: a question with choices needs 'explain' (why the answer is right, shown after grading)");
                 step.check = kc;
             } else {
                 error(k.source(), "unknown step field '" + key + "'; expected at, text, schedule, expect, check, emulator_only");
@@ -377,6 +385,20 @@ LessonSet load_lessons(const std::string& dir) {
     std::sort(files.begin(), files.end());
     for (auto& f : files)
         if (auto l = load_lesson_file(f.string(), set.errors)) set.lessons.push_back(std::move(*l));
+    // The course order (lessons/course.txt) when there is one; lessons it does not list follow by name.
+    const Course course = load_course(dir);
+    set.errors.insert(set.errors.end(), course.errors.begin(), course.errors.end());
+    auto rank = [&](const Lesson& l) { return course.position(l.name); };
+    std::stable_sort(set.lessons.begin(), set.lessons.end(), [&](const Lesson& a, const Lesson& b) { return rank(a) < rank(b); });
+    if (course.found) {
+        for (const Lesson& l : set.lessons)
+            if (rank(l) == course.order.size())
+                set.errors.push_back({l.file, 0, 0, "not in the course (" + course.file + "): add its name where it belongs"});
+        for (size_t i = 0; i < course.order.size(); ++i)
+            if (std::none_of(set.lessons.begin(), set.lessons.end(), [&](const Lesson& l) { return l.name == course.order[i]; }) &&
+                !fs::exists(fs::path(dir) / (course.order[i] + ".toml"), ec))
+                set.errors.push_back({course.file, course.lines[i], 1, "no lesson file " + course.order[i] + ".toml"});
+    }
     return set;
 }
 
@@ -392,7 +414,7 @@ const std::vector<std::string>& quantity_names() {
         "verdict", "hazards", "hazard_kinds", "first_hazard", "hazard_rule", "atomics", "atomic_chain", "barriers",
         "shuffles", "shared_stores", "shared_loads", "warp_syncs", "block_partials", "partial_loads", "tickets",
         "grid_syncs", "identity_fills", "undefined_events", "step", "where", "offset", "offsets", "row", "lane0",
-        "combines_here", "event_value", "inputs"};
+        "combines_here", "event_value", "inputs", "pairs", "warp_size", "lane_first_read", "element_first_pair"};
     static const std::vector<std::string> all = [] {
         std::vector<std::string> v = names;
         v.insert(v.end(), bench_quantity_names().begin(), bench_quantity_names().end());
@@ -567,6 +589,54 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uin
                             (e.flags & kUndefined) ? std::nullopt : std::optional<double>(numeric_value(s.op, s.type, e.value))};
     } else {
         txt("event_value", "none");
+    }
+    // Which inputs each combine at the cursor joins (block 0, up to eight): "x0+x1, x2+x3" for adjacent pairs,
+    // "x0+x4, ..." for a down-shuffle's first level, "x0..x1+x2..x3" a level later.
+    {
+        std::vector<std::pair<int64_t, int64_t>> range(t.events.size(), {-2, -2});  // -2: not computed, -1: no input
+        std::function<std::pair<int64_t, int64_t>(uint32_t, int)> covers = [&](uint32_t i, int depth) -> std::pair<int64_t, int64_t> {
+            if (i == kNoEvent || i >= t.events.size() || depth > 4096) return {-1, -1};
+            if (range[i].first != -2) return range[i];
+            const Event& e = t.events[i];
+            std::pair<int64_t, int64_t> r{-1, -1};
+            if (e.kind == EventKind::Load) r = {int64_t(e.aux), int64_t(e.aux)};
+            for (uint32_t d : e.dep) {
+                auto x = covers(d, depth + 1);
+                if (x.first < 0) continue;
+                r = r.first < 0 ? x : std::pair<int64_t, int64_t>{std::min(r.first, x.first), std::max(r.second, x.second)};
+            }
+            return range[i] = r;
+        };
+        auto words = [](std::pair<int64_t, int64_t> r) {
+            return r.first == r.second ? "x" + std::to_string(r.first)
+                                       : "x" + std::to_string(r.first) + "..x" + std::to_string(r.second);
+        };
+        std::vector<std::string> pairs;
+        bool more = false;
+        for (uint32_t i = 0; i < t.events.size() && !more; ++i) {
+            const Event& e = t.events[i];
+            if (e.kind != EventKind::Combine || e.step != cursor || e.block != 0) continue;
+            auto left = covers(e.dep[0], 0), right = covers(e.dep[1], 0);
+            if (left.first < 0 || right.first < 0) continue;
+            if (pairs.size() == 8) { more = true; break; }
+            if (pairs.empty()) num("element_first_pair", double(right.first));
+            pairs.push_back(words(left) + "+" + words(right));
+        }
+        if (more) pairs.push_back("...");
+        txt("pairs", pairs.empty() ? "none" : join(pairs));
+        if (pairs.empty()) txt("element_first_pair", "none");
+    }
+    // The lane that lane 0 reads first (a down-shuffle's first offset), and the warp width of the hardware.
+    num("warp_size", 32);
+    {
+        std::string first = "none";
+        for (const Event& e : t.events)
+            if (e.kind == EventKind::Shuffle && e.block == 0 && e.thread == 0) {
+                first = std::to_string(e.source_lane());
+                q["lane_first_read"] = {first, double(e.source_lane())};
+                break;
+            }
+        if (first == "none") txt("lane_first_read", first);
     }
     std::vector<std::string> ins;
     for (size_t i = 0; i < t.inputs.size() && i < 16; ++i) ins.push_back(number_text(t.inputs[i]));
@@ -800,10 +870,15 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev, con
     if (const Quantities* bench = recorded_bench_quantities(lesson.file))
         for (const auto& [name, value] : *bench) p.values[name] = value;
     p.where = p.values["where"].text;
+    if (auto d = p.values.find("bench_duplicates"); d != p.values.end() && d->second.text != "none" &&
+        st.text.find("{bench_") != std::string::npos)
+        p.problems.push_back("the recorded bench file has more than one row for: " + d->second.text +
+                             " (a lesson reads one measurement per cell; keep one run per cell)");
     p.narrative = fill_placeholders(st.text, p.values, prev, &p.problems);
     if (st.check) {
         p.question = fill_placeholders(st.check->question, p.values, prev, &p.problems);
         p.answer = fill_placeholders(st.check->answer, p.values, prev, &p.problems);
+        p.explanation = fill_placeholders(st.check->explain, p.values, prev, &p.problems);
         for (auto& c : st.check->choices) p.choices.push_back(fill_placeholders(c, p.values, prev, &p.problems));
     }
     for (const Expectation& e : st.expect)
