@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "core/emulator.h"
+#include "core/numerics.h"
 
 namespace rl {
 namespace fs = std::filesystem;
@@ -414,7 +415,8 @@ const std::vector<std::string>& quantity_names() {
         "verdict", "hazards", "hazard_kinds", "first_hazard", "hazard_rule", "atomics", "atomic_chain", "barriers",
         "shuffles", "shared_stores", "shared_loads", "warp_syncs", "block_partials", "partial_loads", "tickets",
         "grid_syncs", "identity_fills", "undefined_events", "step", "where", "offset", "offsets", "row", "lane0",
-        "combines_here", "event_value", "inputs", "pairs", "warp_size", "lane_first_read", "element_first_pair"};
+        "combines_here", "event_value", "inputs", "pairs", "warp_size", "lane_first_read", "element_first_pair",
+        "atomic_orders", "atomic_patterns", "atomic_bits", "atomic_within_bound"};
     static const std::vector<std::string> all = [] {
         std::vector<std::string> v = names;
         v.insert(v.end(), bench_quantity_names().begin(), bench_quantity_names().end());
@@ -846,6 +848,52 @@ ExpectationResult evaluate(const Expectation& e, const Trace& t, const Quantitie
 
 // ---- playing ---------------------------------------------------------------------------------------
 
+namespace {
+
+// The atomic_* names run the numerics lab (core/numerics.h) over many legal completion orders: costly, so only
+// for steps whose text or expectations use them.
+bool uses_atomic_orders(const LessonStep& st) {
+    auto mentions = [](const std::string& t) {
+        return t.find("{atomic_orders}") != std::string::npos || t.find("{atomic_patterns}") != std::string::npos ||
+               t.find("{atomic_bits}") != std::string::npos || t.find("{atomic_within_bound}") != std::string::npos;
+    };
+    if (mentions(st.text)) return true;
+    for (const Expectation& e : st.expect)
+        if (e.key.rfind("atomic_", 0) == 0 && e.key != "atomic_chain") return true;
+    return false;
+}
+
+// The distinct result bits of the schedule's atomic grid stage over the numerics lab's legal completion orders.
+void add_atomic_orders(const Schedule& s, Quantities& q, std::vector<std::string>& problems) {
+    if (std::string why = numerics_supported(s); !why.empty()) {
+        problems.push_back("atomic_patterns: " + why);
+        return;
+    }
+    try {
+        const NumericsReport r = compare_numerics(s);
+        for (const NumericsRow& row : r.rows) {
+            if (!row.chosen) continue;
+            if (row.deterministic) {
+                problems.push_back("atomic_patterns: the schedule's grid stage has a fixed order (no atomics)");
+                return;
+            }
+            q["atomic_orders"] = {std::to_string(row.runs), double(row.runs)};
+            q["atomic_patterns"] = {std::to_string(row.patterns.size()), double(row.patterns.size())};
+            std::string bits;
+            for (size_t i = 0; i < row.patterns.size() && i < 6; ++i)
+                bits += (i ? ", " : "") + hex_bits(row.patterns[i].bits, s.type) + " ×" + std::to_string(row.patterns[i].count);
+            if (row.patterns.size() > 6) bits += ", …";
+            q["atomic_bits"] = {bits, std::nullopt};
+            q["atomic_within_bound"] = {row.within_bound ? "yes" : "no", std::nullopt};
+            return;
+        }
+    } catch (const std::exception& ex) {
+        problems.push_back(std::string("atomic_patterns: ") + ex.what());
+    }
+}
+
+}  // namespace
+
 bool PlayedStep::ok() const {
     if (!problems.empty()) return false;
     return std::all_of(results.begin(), results.end(), [](const ExpectationResult& r) { return r.ok; });
@@ -869,6 +917,7 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev, con
     p.values = compute_quantities(p.trace, p.analysis, p.cursor_step, p.event);
     if (const Quantities* bench = recorded_bench_quantities(lesson.file))
         for (const auto& [name, value] : *bench) p.values[name] = value;
+    if (uses_atomic_orders(st)) add_atomic_orders(st.schedule, p.values, p.problems);
     p.where = p.values["where"].text;
     if (auto d = p.values.find("bench_duplicates"); d != p.values.end() && d->second.text != "none" &&
         st.text.find("{bench_") != std::string::npos)

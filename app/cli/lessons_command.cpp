@@ -8,6 +8,7 @@
 #include "core/emulator.h"
 #include "core/course.h"
 #include "core/lesson.h"
+#include "core/lesson_recorded.h"
 #include "core/quiz.h"
 
 namespace rl::cli {
@@ -18,6 +19,9 @@ CLI::App* add_lessons_command(CLI::App& app, LessonsArgs& a) {
     c->add_option("--show", a.show, "print this lesson's steps with the narrative filled in from the trace");
     c->add_option("--quiz", a.quiz, "ask this lesson's knowledge checks: answer with the choice's number or text "
                                     "(graded, with the explanation); open questions show the model answer when you press Enter");
+    c->add_option("--record", a.record, "write each step's trace as DIR/NAME/step-K.json with DIR/NAME/recorded.txt "
+                                        "(device, date): run with --backend cuda on a GPU, commit under lessons/recorded/");
+    c->add_option("--max-events", a.max_events, "--record: leave out steps whose trace has more events")->capture_default_str();
     c->add_option("--lesson", a.only, "only this lesson (its file name without .toml)");
     c->add_option("--backend", a.backend, "cpu (the emulator) or cuda (each step's schedule runs on the GPU)")->capture_default_str();
     c->add_option("--dir", a.dir, "the lessons folder (default: $RLAB_LESSONS_DIR, else ../share/reduction-lab/lessons next to rlab, else the source tree's)");
@@ -126,6 +130,12 @@ int run_lessons(const LessonsArgs& a) {
         run_quiz(set.lessons.front(), course, runner);
         return malformed ? 2 : 0;
     }
+    if (!a.record.empty()) {
+        for (const Lesson& l : set.lessons)
+            for (const std::string& line : record_lesson(l, runner, a.record + "/" + l.name, a.max_events))
+                std::cout << line << "\n";
+        return malformed ? 2 : 0;
+    }
     if (!a.check) {
         for (const Lesson& l : set.lessons)
             std::cout << l.name << std::string(l.name.size() < 24 ? 24 - l.name.size() : 1, ' ') << l.steps.size()
@@ -153,7 +163,32 @@ int run_lessons(const LessonsArgs& a) {
                 ++lesson_failures;
             }
         }
-        std::cout << (lesson_failures ? "FAIL " : "ok   ") << l.name << " (" << l.steps.size() << " steps)\n";
+        // The recorded GPU traces (lessons/recorded/NAME): each must still satisfy its step's expectations.
+        const RecordedLesson rec = load_recorded(l);
+        for (const std::string& e : rec.errors) {
+            std::cout << e << "\n";
+            ++lesson_failures;
+        }
+        size_t recorded = 0;
+        for (size_t k = 0; k < rec.steps.size(); ++k) {
+            if (!rec.steps[k]) continue;
+            ++recorded;
+            const PlayedStep p = play_step(l, k, k ? &played[k - 1].values : nullptr,
+                                           [&](const Schedule&) { return *rec.steps[k]; });
+            for (auto& pr : p.problems) {
+                std::cout << l.file << ":" << l.steps[k].line << ": step " << k + 1 << " (" << rec.label() << "): " << pr << "\n";
+                ++lesson_failures;
+            }
+            for (auto& r : p.results) {
+                ++checks;
+                if (r.ok) continue;
+                std::cout << l.file << ":" << r.line << ":" << r.column << ": step " << k + 1 << " (" << rec.label()
+                          << "): " << r.message << "\n";
+                ++lesson_failures;
+            }
+        }
+        std::cout << (lesson_failures ? "FAIL " : "ok   ") << l.name << " (" << l.steps.size() << " steps"
+                  << (recorded ? ", " + std::to_string(recorded) + " step(s) " + rec.label() : std::string()) << ")\n";
         failures += lesson_failures;
     }
     std::cout << set.lessons.size() << " lesson(s), " << checks << " expectation(s), " << failures << " failure(s)"

@@ -64,6 +64,34 @@ contains err "bad.toml:4:8: --warp shfl-up" "malformed: file:line:column and the
 contains out "ok   good" "the others are still checked"
 expect 2 "no such folder" -- "$RLAB" lessons --dir "$tmp/none"
 
+# rlab render --lesson NAME --step K: the lesson's step K drawn without a window (the book's first level here).
+expect 0 "render a lesson step" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" render --lesson eight-threads --step 1 \
+    --png "$tmp/step.png" --dump-scene "$tmp/step.json"
+[ -s "$tmp/step.png" ] || { echo "FAIL: render --lesson wrote no PNG"; fails=$((fails + 1)); }
+for v in '"3"' '"7"' '"11"' '"15"'; do grep -q "$v" "$tmp/step.json" || { echo "FAIL: the scene lacks $v"; fails=$((fails + 1)); }; done
+expect 2 "render a step the lesson does not have" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" render --lesson eight-threads --step 99 --png "$tmp/x.png"
+contains err "has steps 0 to" "the steps it has"
+expect 2 "render an unknown lesson" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" render --lesson no-such-lesson --png "$tmp/x.png"
+
+# --record: each step's trace with device and date (the emulator here; --backend cuda on a GPU), then --check
+# plays the recordings against the expectations as well.
+mkdir "$tmp/r"
+cp "$LESSONS/eight-threads.toml" "$tmp/r/"
+expect 0 "record a lesson's steps" -- "$RLAB" lessons --dir "$tmp/r" --record "$tmp/r/recorded"
+contains out "eight-threads step 1: recorded on CPU SIMT emulator" "each step recorded, with the device"
+[ -s "$tmp/r/recorded/eight-threads/step-1.json" ] || { echo "FAIL: no step-1.json"; fails=$((fails + 1)); }
+grep -q "^date: 20" "$tmp/r/recorded/eight-threads/recorded.txt" || { echo "FAIL: recorded.txt has no date"; fails=$((fails + 1)); }
+expect 0 "check plays the recordings" -- "$RLAB" lessons --dir "$tmp/r" --check
+contains out "step(s) recorded on CPU SIMT emulator" "the recordings checked, labelled"
+python3 - "$tmp/r/recorded/eight-threads/step-2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["schedule"]["seed"] = 99; json.dump(d, open(sys.argv[1], "w"))
+PY
+expect 1 "a recording of another schedule fails the check" -- "$RLAB" lessons --dir "$tmp/r" --check
+contains out "step-2.json: recorded for" "names the file and the schedules"
+expect 0 "steps over --max-events are left out" -- "$RLAB" lessons --dir "$tmp/r" --record "$tmp/r/small" --max-events 30
+contains out "not recorded (" "the reason"
+
 # A course file naming a lesson that does not exist, or leaving one out, is an error with file:line.
 mkdir "$tmp/c"
 cp "$tmp/l/good.toml" "$tmp/l/failing.toml" "$tmp/c/"
