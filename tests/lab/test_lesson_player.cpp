@@ -28,6 +28,13 @@ Options cpu_options() {
     return o;
 }
 
+// Starts the lab bench on lesson `name` of the project's lessons (the caller keeps RLAB_LESSONS_DIR set).
+void start_on(LabState& s, const std::string& name) {
+    Options o = cpu_options();
+    o.lesson = name;
+    REQUIRE(start_lab_bench(s, o) == "");
+}
+
 }  // namespace
 
 TEST_CASE("lesson player: each step of eight-threads puts the lab at that step's place") {
@@ -100,9 +107,7 @@ TEST_CASE("lesson player: a lesson that is not there is one line naming --lesson
 TEST_CASE("lesson player: the lab bench's course list follows lessons/course.txt and names the next lesson") {
     LessonsDir dir(std::string(RLAB_SOURCE_DIR) + "/lessons");
     LabState s;
-    Options o = cpu_options();
-    o.lesson = "eight-threads";
-    REQUIRE(start_lab_bench(s, o) == "");
+    start_on(s, "eight-threads");
     const Course course = load_course(std::string(RLAB_SOURCE_DIR) + "/lessons");
     REQUIRE(course.found);
     const auto& list = s.lesson.course();
@@ -118,9 +123,7 @@ TEST_CASE("lesson player: the lab bench's course list follows lessons/course.txt
 TEST_CASE("lesson player: a pick is graded against the answer, with the explanation; stepping clears it") {
     LessonsDir dir(std::string(RLAB_SOURCE_DIR) + "/lessons");
     LabState s;
-    Options o = cpu_options();
-    o.lesson = "eight-threads";
-    REQUIRE(start_lab_bench(s, o) == "");
+    start_on(s, "eight-threads");
     LessonPlayer& p = s.lesson;
     p.go(s, p.size() - 1);  // the step with the knowledge check
     const PlayedStep& step = p.played()[p.current()];
@@ -166,9 +169,7 @@ text = "not recorded"
     std::ofstream(dir / "recorded" / "on-gpu" / "recorded.txt") << "device: NVIDIA H200\ndate: 2026-12-01T10:00Z\n";
     LessonsDir env(dir.string());
     LabState s;
-    Options o = cpu_options();
-    o.lesson = "on-gpu";
-    REQUIRE(start_lab_bench(s, o) == "");
+    start_on(s, "on-gpu");
     LessonPlayer& p = s.lesson;
     REQUIRE(p.recorded().errors.empty());
     REQUIRE(p.recorded().any());

@@ -12,6 +12,8 @@
 
 #include "core/emulator.h"
 #include "core/lesson.h"
+#include "core/lesson_bench.h"
+#include "core/quiz.h"
 
 namespace fs = std::filesystem;
 using namespace rl;
@@ -334,4 +336,67 @@ TEST_CASE("no lesson text holds a number that is not filled from a placeholder")
             for (const std::string& c : st.check->choices) report(where + " choice", c);
         }
     }
+}
+
+// ---- measured cells and grading ------------------------------------------------------------------------------
+
+TEST_CASE("a bench cell with two rows gives no value and is named, rather than the first row being read") {
+    BenchReport r;
+    r.device = "TEST";
+    r.date = "2026-01-01T00:00:00Z";
+    auto row = [&](const char* v, uint64_t n, double us) {
+        BenchResult b;
+        b.variant = v;
+        b.n = n;
+        b.median_us = b.min_us = b.max_us = us;
+        r.results.push_back(b);
+    };
+    row("fast", 1024, 10);
+    row("fast-deterministic", 1024, 11);
+    row("cub", 1024, 12);
+    Quantities once = bench_quantities(r);
+    REQUIRE(once.count("bench_det_diff_us"));
+    CHECK(*once["bench_det_diff_us"].number == doctest::Approx(1.0));
+    CHECK(once["bench_det_faster"].text == "the atomic mode");
+    CHECK(once["bench_duplicates"].text == "none");
+    row("fast-deterministic", 1024, 9);  // a second run of the same cell
+    Quantities twice = bench_quantities(r);
+    CHECK_FALSE(twice.count("bench_det_diff_us"));
+    CHECK(twice["bench_duplicates"].text == "fast-deterministic f32 2^10");
+}
+
+TEST_CASE("a reply names a choice by its number or its text; anything else names none") {
+    PlayedStep p;
+    p.choices = {"fewer", "the same number", "more"};
+    p.answer = "the same number";
+    p.explanation = "why";
+    CHECK(parse_choice(p, "2") == size_t(1));
+    CHECK(parse_choice(p, " The Same  Number ") == size_t(1));
+    CHECK_FALSE(parse_choice(p, "4"));
+    CHECK_FALSE(parse_choice(p, "0"));
+    CHECK_FALSE(parse_choice(p, ""));
+    CHECK_FALSE(parse_choice(p, "same"));
+    CHECK(answer_index(p) == size_t(1));
+    CHECK(grade_choice(p, 1).correct);
+    const Grade wrong = grade_choice(p, 2);
+    CHECK_FALSE(wrong.correct);
+    CHECK(wrong.verdict == "Not quite: the answer is \"the same number\".");
+    CHECK(wrong.explanation == "why");
+}
+
+// A one-step lesson whose check has these choices and explain line (empty: none).
+std::string check_lesson(const std::string& choices, const std::string& explain) {
+    return "title = \"t\"\n[schedule]\nn = 8\n[[step]]\ntext = \"x\"\n[step.check]\nquestion = \"q\"\nchoices = " + choices +
+           "\nanswer = \"a\"\n" + (explain.empty() ? "" : "explain = \"" + explain + "\"\n");
+}
+
+TEST_CASE("a check with choices needs an explanation and at most four choices") {
+    auto errs = errors_of(check_lesson(R"(["a", "b"])", ""));
+    REQUIRE(!errs.empty());
+    CHECK(errs.front().what.find("needs 'explain'") != std::string::npos);
+    errs = errors_of(check_lesson(R"(["a", "b", "c", "d", "e"])", "e"));
+    REQUIRE(!errs.empty());
+    CHECK(errs.front().what.find("at most 4 choices") != std::string::npos);
+    std::vector<LessonError> none;
+    CHECK(parse_lesson(check_lesson(R"(["a", "b"])", "why"), "x", "x.toml", none));
 }
