@@ -3,6 +3,7 @@
 // placeholders · places in the trace · expectations · playing.
 #include "core/lesson.h"
 #include "core/lesson_bench.h"
+#include "core/course.h"
 
 #include <toml++/toml.h>
 
@@ -13,10 +14,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
 #include "core/emulator.h"
+#include "core/numerics.h"
 
 namespace rl {
 namespace fs = std::filesystem;
@@ -272,8 +275,9 @@ struct Loader {
                 KnowledgeCheck kc;
                 for (auto&& [ck, cv] : *ct) {
                     const std::string ckey(ck.str());
-                    if ((ckey == "question" || ckey == "answer") && cv.is_string()) {
-                        (ckey == "question" ? kc.question : kc.answer) = *cv.value<std::string>();
+                    if ((ckey == "question" || ckey == "answer" || ckey == "explain") && cv.is_string()) {
+                        (ckey == "question" ? kc.question : ckey == "answer" ? kc.answer : kc.explain) =
+                            *cv.value<std::string>();
                         check_placeholders(cv, *cv.value<std::string>(), index > 0);
                     } else if (ckey == "choices" && cv.is_array()) {
                         for (auto&& c : *cv.as_array()) {
@@ -281,7 +285,7 @@ struct Loader {
                             else error(c.source(), "check choices must be texts");
                         }
                     } else {
-                        error(ck.source(), "check: '" + ckey + "' is not one of question, answer (texts), choices (list of texts)");
+                        error(ck.source(), "check: '" + ckey + "' is not one of question, answer, explain (texts), choices (list of texts)");
                     }
                 }
                 if (kc.question.empty() || kc.answer.empty())
@@ -289,6 +293,11 @@ struct Loader {
                 else if (!kc.choices.empty() &&
                          std::find(kc.choices.begin(), kc.choices.end(), kc.answer) == kc.choices.end())
                     error(v.source(), "check: the answer must be one of the choices");
+                else if (kc.choices.size() > kMaxChoices)
+                    error(v.source(), "check: at most " + std::to_string(kMaxChoices) + " choices (a student picks with keys 1 to " +
+                                          std::to_string(kMaxChoices) + ")");
+                else if (!kc.choices.empty() && kc.explain.empty())
+                    error(v.source(), "check: a question with choices needs 'explain' (why the answer is right, shown after grading)");
                 step.check = kc;
             } else {
                 error(k.source(), "unknown step field '" + key + "'; expected at, text, schedule, expect, check, emulator_only");
@@ -382,6 +391,20 @@ LessonSet load_lessons(const std::string& dir) {
     std::sort(files.begin(), files.end());
     for (auto& f : files)
         if (auto l = load_lesson_file(f.string(), set.errors)) set.lessons.push_back(std::move(*l));
+    // The course order (lessons/course.txt) when there is one; lessons it does not list follow by name.
+    const Course course = load_course(dir);
+    set.errors.insert(set.errors.end(), course.errors.begin(), course.errors.end());
+    auto rank = [&](const Lesson& l) { return course.position(l.name); };
+    std::stable_sort(set.lessons.begin(), set.lessons.end(), [&](const Lesson& a, const Lesson& b) { return rank(a) < rank(b); });
+    if (course.found) {
+        for (const Lesson& l : set.lessons)
+            if (rank(l) == course.order.size())
+                set.errors.push_back({l.file, 0, 0, "not in the course (" + course.file + "): add its name where it belongs"});
+        for (size_t i = 0; i < course.order.size(); ++i)
+            if (std::none_of(set.lessons.begin(), set.lessons.end(), [&](const Lesson& l) { return l.name == course.order[i]; }) &&
+                !fs::exists(fs::path(dir) / (course.order[i] + ".toml"), ec))
+                set.errors.push_back({course.file, course.lines[i], 1, "no lesson file " + course.order[i] + ".toml"});
+    }
     return set;
 }
 
@@ -397,7 +420,8 @@ const std::vector<std::string>& quantity_names() {
         "verdict", "hazards", "hazard_kinds", "first_hazard", "hazard_rule", "atomics", "atomic_chain", "barriers",
         "shuffles", "shared_stores", "shared_loads", "warp_syncs", "block_partials", "partial_loads", "tickets",
         "grid_syncs", "identity_fills", "undefined_events", "step", "where", "offset", "offsets", "row", "lane0",
-        "combines_here", "event_value", "inputs"};
+        "combines_here", "event_value", "inputs", "pairs", "warp_size", "lane_first_read", "element_first_pair",
+        "atomic_orders", "atomic_patterns", "atomic_bits", "atomic_within_bound"};
     static const std::vector<std::string> all = [] {
         std::vector<std::string> v = names;
         v.insert(v.end(), bench_quantity_names().begin(), bench_quantity_names().end());
@@ -572,6 +596,54 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uin
                             (e.flags & kUndefined) ? std::nullopt : std::optional<double>(numeric_value(s.op, s.type, e.value))};
     } else {
         txt("event_value", "none");
+    }
+    // Which inputs each combine at the cursor joins (block 0, up to eight): "x0+x1, x2+x3" for adjacent pairs,
+    // "x0+x4, ..." for a down-shuffle's first level, "x0..x1+x2..x3" a level later.
+    {
+        std::vector<std::pair<int64_t, int64_t>> range(t.events.size(), {-2, -2});  // -2: not computed, -1: no input
+        std::function<std::pair<int64_t, int64_t>(uint32_t, int)> covers = [&](uint32_t i, int depth) -> std::pair<int64_t, int64_t> {
+            if (i == kNoEvent || i >= t.events.size() || depth > 4096) return {-1, -1};
+            if (range[i].first != -2) return range[i];
+            const Event& e = t.events[i];
+            std::pair<int64_t, int64_t> r{-1, -1};
+            if (e.kind == EventKind::Load) r = {int64_t(e.aux), int64_t(e.aux)};
+            for (uint32_t d : e.dep) {
+                auto x = covers(d, depth + 1);
+                if (x.first < 0) continue;
+                r = r.first < 0 ? x : std::pair<int64_t, int64_t>{std::min(r.first, x.first), std::max(r.second, x.second)};
+            }
+            return range[i] = r;
+        };
+        auto words = [](std::pair<int64_t, int64_t> r) {
+            return r.first == r.second ? "x" + std::to_string(r.first)
+                                       : "x" + std::to_string(r.first) + "..x" + std::to_string(r.second);
+        };
+        std::vector<std::string> pairs;
+        bool more = false;
+        for (uint32_t i = 0; i < t.events.size() && !more; ++i) {
+            const Event& e = t.events[i];
+            if (e.kind != EventKind::Combine || e.step != cursor || e.block != 0) continue;
+            auto left = covers(e.dep[0], 0), right = covers(e.dep[1], 0);
+            if (left.first < 0 || right.first < 0) continue;
+            if (pairs.size() == 8) { more = true; break; }
+            if (pairs.empty()) num("element_first_pair", double(right.first));
+            pairs.push_back(words(left) + "+" + words(right));
+        }
+        if (more) pairs.push_back("...");
+        txt("pairs", pairs.empty() ? "none" : join(pairs));
+        if (pairs.empty()) txt("element_first_pair", "none");
+    }
+    // The lane that lane 0 reads first (a down-shuffle's first offset), and the warp width of the hardware.
+    num("warp_size", 32);
+    {
+        std::string first = "none";
+        for (const Event& e : t.events)
+            if (e.kind == EventKind::Shuffle && e.block == 0 && e.thread == 0) {
+                first = std::to_string(e.source_lane());
+                q["lane_first_read"] = {first, double(e.source_lane())};
+                break;
+            }
+        if (first == "none") txt("lane_first_read", first);
     }
     std::vector<std::string> ins;
     for (size_t i = 0; i < t.inputs.size() && i < 16; ++i) ins.push_back(number_text(t.inputs[i]));
@@ -808,6 +880,52 @@ ExpectationResult evaluate(const Expectation& e, const Trace& t, const Quantitie
 
 // ---- playing ---------------------------------------------------------------------------------------
 
+namespace {
+
+// The atomic_* names run the numerics lab (core/numerics.h) over many legal completion orders: costly, so only
+// for steps whose text or expectations use them.
+bool uses_atomic_orders(const LessonStep& st) {
+    auto mentions = [](const std::string& t) {
+        return t.find("{atomic_orders}") != std::string::npos || t.find("{atomic_patterns}") != std::string::npos ||
+               t.find("{atomic_bits}") != std::string::npos || t.find("{atomic_within_bound}") != std::string::npos;
+    };
+    if (mentions(st.text)) return true;
+    for (const Expectation& e : st.expect)
+        if (e.key.rfind("atomic_", 0) == 0 && e.key != "atomic_chain") return true;
+    return false;
+}
+
+// The distinct result bits of the schedule's atomic grid stage over the numerics lab's legal completion orders.
+void add_atomic_orders(const Schedule& s, Quantities& q, std::vector<std::string>& problems) {
+    if (std::string why = numerics_supported(s); !why.empty()) {
+        problems.push_back("atomic_patterns: " + why);
+        return;
+    }
+    try {
+        const NumericsReport r = compare_numerics(s);
+        for (const NumericsRow& row : r.rows) {
+            if (!row.chosen) continue;
+            if (row.deterministic) {
+                problems.push_back("atomic_patterns: the schedule's grid stage has a fixed order (no atomics)");
+                return;
+            }
+            q["atomic_orders"] = {std::to_string(row.runs), double(row.runs)};
+            q["atomic_patterns"] = {std::to_string(row.patterns.size()), double(row.patterns.size())};
+            std::string bits;
+            for (size_t i = 0; i < row.patterns.size() && i < 6; ++i)
+                bits += (i ? ", " : "") + hex_bits(row.patterns[i].bits, s.type) + " ×" + std::to_string(row.patterns[i].count);
+            if (row.patterns.size() > 6) bits += ", …";
+            q["atomic_bits"] = {bits, std::nullopt};
+            q["atomic_within_bound"] = {row.within_bound ? "yes" : "no", std::nullopt};
+            return;
+        }
+    } catch (const std::exception& ex) {
+        problems.push_back(std::string("atomic_patterns: ") + ex.what());
+    }
+}
+
+}  // namespace
+
 bool PlayedStep::ok() const {
     if (!problems.empty()) return false;
     return std::all_of(results.begin(), results.end(), [](const ExpectationResult& r) { return r.ok; });
@@ -831,17 +949,24 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev, con
     p.values = compute_quantities(p.trace, p.analysis, p.cursor_step, p.event);
     if (const Quantities* bench = recorded_bench_quantities(lesson.file))
         for (const auto& [name, value] : *bench) p.values[name] = value;
+    if (uses_atomic_orders(st)) add_atomic_orders(st.schedule, p.values, p.problems);
     p.where = p.values["where"].text;
     resolve_source_lines(st.text, st.schedule, p.values, p.problems);
     if (st.check) {
         resolve_source_lines(st.check->question, st.schedule, p.values, p.problems);
         resolve_source_lines(st.check->answer, st.schedule, p.values, p.problems);
+        resolve_source_lines(st.check->explain, st.schedule, p.values, p.problems);
         for (auto& c : st.check->choices) resolve_source_lines(c, st.schedule, p.values, p.problems);
     }
+    if (auto d = p.values.find("bench_duplicates"); d != p.values.end() && d->second.text != "none" &&
+        st.text.find("{bench_") != std::string::npos)
+        p.problems.push_back("the recorded bench file has more than one row for: " + d->second.text +
+                             " (a lesson reads one measurement per cell; keep one run per cell)");
     p.narrative = fill_placeholders(st.text, p.values, prev, &p.problems);
     if (st.check) {
         p.question = fill_placeholders(st.check->question, p.values, prev, &p.problems);
         p.answer = fill_placeholders(st.check->answer, p.values, prev, &p.problems);
+        p.explanation = fill_placeholders(st.check->explain, p.values, prev, &p.problems);
         for (auto& c : st.check->choices) p.choices.push_back(fill_placeholders(c, p.values, prev, &p.problems));
     }
     for (const Expectation& e : st.expect)

@@ -41,7 +41,9 @@ struct KnowledgeCheck {
     std::string question;
     std::vector<std::string> choices;  // empty: an open question
     std::string answer;                // may carry placeholders
+    std::string explain;               // why the answer is right, shown once a choice is graded (placeholders too)
 };
+inline constexpr size_t kMaxChoices = 4;  // keys 1-4 pick a choice in the front ends
 
 struct LessonStep {
     std::string at = "start";          // where in the trace (see lessons/README.md)
@@ -71,7 +73,7 @@ std::optional<Lesson> parse_lesson(const std::string& toml_text, const std::stri
 std::optional<Lesson> load_lesson_file(const std::string& path, std::vector<LessonError>& errors);
 
 struct LessonSet {
-    std::vector<Lesson> lessons;        // sorted by name; malformed files are left out
+    std::vector<Lesson> lessons;        // in course order (lessons/course.txt), else by name; malformed files are left out
     std::vector<LessonError> errors;    // one or more per malformed file
 };
 // Loads every *.toml in dir. One bad file never stops the others.
@@ -101,6 +103,7 @@ struct PlayedStep {
     std::string where;                // what is at that place, in words ("shfl_down offset 4")
     std::string narrative;            // Markdown with placeholders filled
     std::string question, answer;     // filled knowledge check (empty when none)
+    std::string explanation;          // the check's explain, filled
     std::vector<std::string> choices;
     std::vector<ExpectationResult> results;
     std::vector<std::string> problems;  // a place not found, an unknown placeholder, a schedule that cannot run

@@ -10,7 +10,7 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
  Reduction Lab records every step of a parallel reduction (loads, warp shuffles
  with their masks, shared-memory stores, barriers, block partials, the grid
  stage) on a CUDA GPU or on a CPU emulator of one, and shows the record: the
- classroom reduction-lab-qt plays ten lessons for a projector, the lab bench
+ classroom reduction-lab-qt plays a course of lessons for a projector, the lab bench
  reduction-lab has every knob and bug switch, and rlab traces, checks,
  analyses and benchmarks on the command line. Without an NVIDIA driver the
  emulator is used.")

@@ -5,8 +5,9 @@
 # Needs the header-only dependencies in .deps/ (scripts/prepare-gpu-deps.sh makes it).
 # Modes (RLAB_GPU_ONLY): corpus (build, record the trace corpus, divergent-shuffle on the hardware),
 # tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, bench,
-# final; none: everything. The corpus lands as $OUT/gpu-corpus.tar.gz (commit its contents under
-# tests/data/gpu-corpus/).
+# final, lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
+# commit its contents under lessons/recorded/); none: everything. The corpus lands as $OUT/gpu-corpus.tar.gz
+# (commit its contents under tests/data/gpu-corpus/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/rlab-gpu}
@@ -24,7 +25,7 @@ rlab=build/gpu/app/cli/rlab
 echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
-case "${RLAB_GPU_ONLY:-}" in corpus | tests) targets=(--target rlab rlab_gpu_tests) ;; esac
+case "${RLAB_GPU_ONLY:-}" in corpus | tests) targets=(--target rlab rlab_gpu_tests) ;; lessons) targets=(--target rlab) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
 [ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests)
 if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs" "${targets[@]}"; } >"$OUT/build.log" 2>&1; then
@@ -57,6 +58,25 @@ divergent_shuffle() {
     echo "synccheck:"; grep -E "SUMMARY|=========  [A-Z]|exit" "$OUT/divergent-shuffle-synccheck.txt" | head -8
     echo '```'; echo "($((SECONDS - start))s)"; } >>"$report"
 }
+
+# Every lesson step's trace recorded on the GPU (device and date in each lesson's recorded.txt), then checked
+# against the lessons' expectations as a classroom will play them; one tar for $OUT.
+if [ "${RLAB_GPU_ONLY:-}" = lessons ]; then
+  echo "== lesson traces"
+  dir=$OUT/lesson-traces
+  rm -rf "$dir"
+  start=$SECONDS
+  timeout 400 $rlab lessons --backend cuda --record "$dir" >"$OUT/lesson-traces.log" 2>&1
+  code=$?
+  { echo "## lesson traces: exit $code ($((SECONDS - start))s), $(grep -c ': recorded on' "$OUT/lesson-traces.log") step(s) recorded"
+    echo '```'; grep -v ': recorded on' "$OUT/lesson-traces.log" | head -40; echo '```'; } >>"$report"
+  # The same checks a classroom's copy will run: the recordings in place of lessons/recorded.
+  rm -rf lessons/recorded && mkdir -p lessons/recorded && cp -r "$dir"/. lessons/recorded/
+  { echo "## rlab lessons --check with the recordings"; echo '```'; $rlab lessons --check 2>&1 | tail -25; echo '```'; } >>"$report"
+  tar -czf "$OUT/lesson-traces.tar.gz" -C "$dir" . && rm -rf "$dir"
+  du -sh "$OUT/lesson-traces.tar.gz" >>"$report"
+  cat "$report"; exit 0
+fi
 
 if [ "${RLAB_GPU_ONLY:-}" = corpus ]; then
   record_corpus

@@ -1,4 +1,4 @@
-// app/cli/lessons_command.h — `rlab lessons [--check] [--show NAME]`: list, play and verify the lessons.
+// app/cli/lessons_command.h — `rlab lessons [--check] [--show NAME] [--quiz NAME]`: list, play and verify the lessons.
 #pragma once
 #include <string>
 
@@ -11,6 +11,9 @@ namespace rl::cli {
 struct LessonsArgs {
     bool check = false;   // play every lesson on the emulator and verify each expectation
     std::string show;     // print one lesson's steps with the narrative filled from the trace
+    std::string quiz;     // ask one lesson's knowledge checks on stdin, grade each answer
+    std::string record;   // record every lesson step's trace (--backend cuda on a GPU) under DIR/NAME/
+    size_t max_events = 20000;  // --record: steps with more events are not recorded (committed files stay small)
     std::string only;     // --lesson NAME: check or list only this lesson
     std::string dir;      // --dir: the lessons folder (default: core/data_paths search_lessons_dir)
     std::string backend = "cpu";  // cpu (the emulator) or cuda: where each step's schedule runs

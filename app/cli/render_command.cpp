@@ -26,6 +26,7 @@ CLI::App* add_render_command(CLI::App& app, RenderArgs& a) {
     r->add_option("--font-scale", a.font_scale, "text size factor (projectors: 1.5)")->capture_default_str();
     r->add_option("--dump-scene", a.dump_scene, "also write the scene (boxes, arrows, labels) as JSON");
     r->add_option("--trace", a.trace_file, "draw a trace saved by `rlab trace --format json` instead of running a schedule");
+    r->add_flag("--presenter", a.presenter, "the presenter's canvas: text of at least 18 px, zoomed and panned to the step");
     r->add_option("--view", a.view, "steps | time (one row per warp at GPU timestamps; GPU traces only)")->capture_default_str();
     return r;
 }
@@ -52,6 +53,10 @@ int run_render(const RenderArgs& a) {
     if (a.view == "time" && !s.set_time_view(true)) throw Error("--view time: " + s.notice);
     s.dark = a.theme != "light";
     s.font_scale = a.font_scale;
+    s.presenter = a.presenter;
+    if (s.lesson.active() && a.step >= int(s.lesson.size()))
+        throw Error("--step " + std::to_string(a.step) + ": lesson " + a.lesson + " has steps 0 to " +
+                    std::to_string(s.lesson.size() - 1));
     if (s.lesson.active())
         s.lesson.go(s, size_t(std::max(a.step, 0)));  // --step K: the lesson's step K
     else

@@ -16,6 +16,7 @@ struct RenderArgs {
     std::string theme = "dark";
     float font_scale = 1.0f;
     std::string dump_scene;
+    bool presenter = false;      // the presenter's canvas (app/render/presenter.h)
     std::string trace_file;      // a saved trace (rlab trace --format json) instead of running the schedule
     std::string view = "steps";  // steps | time (GPU traces only)
 };

@@ -48,6 +48,7 @@ void handle_shortcuts(LabState& s) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) s.playing = false, s.set_step(s.last());
     if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) s.jump_next_hazard();
     if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) s.view_fitted = false;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) s.presenter = !s.presenter, s.view_fitted = false;  // the room's view
     if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) s.set_time_view(!s.time_view);
     if (ImGui::IsKeyPressed(GLFW_KEY_N, false)) s.numerics_open = !s.numerics_open;
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) s.select(kNoEvent);
@@ -56,6 +57,14 @@ void handle_shortcuts(LabState& s) {
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown), false)) s.lesson.go(s, s.lesson.current() + 1);
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageUp), false) && s.lesson.current() > 0)
         s.lesson.go(s, s.lesson.current() - 1);
+    // G: the step's recorded GPU trace (lessons/recorded) against the emulator's.
+    if (ImGui::IsKeyPressed(GLFW_KEY_G, false) && s.lesson.recorded().any()) {
+        s.lesson.show_recorded = !s.lesson.show_recorded;
+        s.lesson.go(s, s.lesson.current());
+    }
+    // Keys 1-4 pick a choice of the step's knowledge check (graded in the lesson panel).
+    for (int k = 0; k < 4; ++k)
+        if (ImGui::IsKeyPressed(GLFW_KEY_1 + k, false)) s.lesson.pick(size_t(k));
 }
 
 }  // namespace rl::lab

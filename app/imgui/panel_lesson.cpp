@@ -1,6 +1,7 @@
 // app/imgui/panel_lesson.cpp — the lesson's current step: narrative (filled from the trace), checks, knowledge check.
 #include <imgui.h>
 
+#include <optional>
 #include <string>
 
 #include "app/imgui/panels.h"
@@ -63,6 +64,68 @@ void markdown(const std::string& raw) {
     flush();
 }
 
+// The knowledge check: choices as buttons (keys 1-4), the pick graded with the explanation; an open question's
+// model answer on request.
+void knowledge_check(LessonPlayer& v, const PlayedStep& p) {
+    ImGui::Separator();
+    ImGui::TextWrapped("Check: %s", ascii_symbols(p.question).c_str());
+    if (p.choices.empty()) {
+        if (v.show_answer)
+            ImGui::TextWrapped("Model answer: %s", ascii_symbols(p.answer).c_str());
+        else if (ImGui::SmallButton("show the model answer"))
+            v.show_answer = true;
+        return;
+    }
+    for (size_t k = 0; k < p.choices.size(); ++k) {
+        const bool chosen = v.picked == k;
+        if (chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        const std::string label = std::to_string(k + 1) + ". " + ascii_symbols(p.choices[k]);
+        if (ImGui::Button(label.c_str())) v.pick(k);
+        if (chosen) ImGui::PopStyleColor();
+    }
+    if (const std::optional<Grade> g = v.grade()) {
+        ImGui::TextColored(g->correct ? ImVec4(0.3f, 0.75f, 0.4f, 1) : ImVec4(0.95f, 0.55f, 0.2f, 1), "%s",
+                           ascii_symbols(g->verdict).c_str());
+        ImGui::TextWrapped("%s", ascii_symbols(g->explanation).c_str());
+    } else {
+        ImGui::TextDisabled("pick an answer (keys 1-%zu)", p.choices.size());
+    }
+}
+
+// The course: a list of every lesson in teaching order at the top; at the last step (last_step) the next lesson.
+void course_controls(LabState& s, bool last_step) {
+    LessonPlayer& v = s.lesson;
+    const std::string here = v.lesson().name;
+    if (last_step) {
+        ImGui::Separator();
+        if (v.next_lesson().empty()) {
+            ImGui::TextDisabled("This is the last lesson of the course.");
+        } else {
+            std::string title = v.next_lesson();
+            for (const auto& e : v.course())
+                if (e.name == v.next_lesson()) title = e.title;
+            if (ImGui::Button(("Next lesson: " + ascii_symbols(title)).c_str())) {
+                s.error = v.open(v.next_lesson());
+                if (s.error.empty()) v.go(s, 0);
+            }
+        }
+        return;
+    }
+    if (v.course().size() < 2) return;
+    ImGui::SetNextItemWidth(-1);
+    if (!ImGui::BeginCombo("##course", ("Course: " + here).c_str())) return;
+    for (size_t i = 0; i < v.course().size(); ++i) {
+        const auto& e = v.course()[i];
+        const std::string item = std::to_string(i + 1) + ". " + ascii_symbols(e.title);
+        if (ImGui::Selectable(item.c_str(), e.name == here) && e.name != here) {
+            s.error = v.open(e.name);
+            if (s.error.empty()) v.go(s, 0);
+            break;
+        }
+    }
+    ImGui::EndCombo();
+}
+
 }  // namespace
 
 void lesson_panel(LabState& s, const Rect& r) {
@@ -73,26 +136,23 @@ void lesson_panel(LabState& s, const Rect& r) {
         ImGui::End();
         return;
     }
+    course_controls(s, false);
     const PlayedStep& p = v.played()[v.current()];
-    ImGui::TextWrapped("%s", v.lesson().title.c_str());
+    ImGui::TextWrapped("%s", ascii_symbols(v.lesson().title).c_str());
     ImGui::TextDisabled("step %zu of %zu  -  PageDown / PageUp", v.current() + 1, v.size());
     ImGui::SameLine();
     if (ImGui::SmallButton("<") && v.current() > 0) v.go(s, v.current() - 1);
     ImGui::SameLine();
     if (ImGui::SmallButton(">")) v.go(s, v.current() + 1);
     ImGui::TextDisabled("at trace step %d: %s", p.cursor_step, p.where.c_str());
+    if (v.recorded().any())
+        ImGui::TextDisabled("G: %s", v.showing_recorded() ? ("showing the trace " + v.recorded().label()).c_str()
+                                     : v.recorded_trace(v.current()) ? ("the emulator's trace; a GPU trace " + v.recorded().label() + " too").c_str()
+                                                                     : "the emulator's trace (this step was not recorded on a GPU)");
     ImGui::Separator();
     ImGui::BeginChild("narrative", ImVec2(0, 0), false);
     markdown(p.narrative);
-    if (!p.question.empty()) {
-        ImGui::Separator();
-        ImGui::TextWrapped("Check: %s", p.question.c_str());
-        for (const std::string& c : p.choices) ImGui::BulletText("%s", c.c_str());
-        if (v.show_answer)
-            ImGui::TextWrapped("Answer: %s", p.answer.c_str());
-        else if (ImGui::SmallButton("show the answer"))
-            v.show_answer = true;
-    }
+    if (!p.question.empty()) knowledge_check(v, p);
     if (!p.results.empty() || !p.problems.empty()) {
         ImGui::Separator();
         ImGui::TextDisabled("checked against this trace:");
@@ -101,6 +161,7 @@ void lesson_panel(LabState& s, const Rect& r) {
                                e.ok ? "ok  " : "FAIL", e.message.c_str());
         for (const std::string& pr : p.problems) ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.3f, 1), "FAIL %s", pr.c_str());
     }
+    if (v.current() + 1 == v.size()) course_controls(s, true);  // last: it may open another lesson (p is stale after)
     ImGui::EndChild();
     ImGui::End();
 }

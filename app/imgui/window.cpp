@@ -82,6 +82,15 @@ void place_panels(LabState& s, float ww, float wh) {
     const float fs = s.font_scale;
     const float L = std::min(320.0f * fs, ww * 0.3f), R = std::min(370.0f * fs, ww * 0.3f);
     const float B = ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y * 2.0f;
+    if (s.presenter) {  // F5: the room's view — the canvas (app/render/presenter.h), the lesson beside it, the transport
+        const float side = s.lesson.active() ? R : 0.0f;
+        s.canvas = {0, 0, std::max(50.0f, ww - side), std::max(50.0f, wh - B)};
+        handle_shortcuts(s);
+        canvas_panel(s, s.canvas);
+        if (s.lesson.active()) lesson_panel(s, {ww - side, 0, side, wh});
+        transport_panel(s, {0, wh - B, s.canvas.w, B});
+        return;
+    }
     s.canvas = {L, 0, std::max(50.0f, ww - L - R), std::max(50.0f, wh - B)};
     handle_shortcuts(s);
     canvas_panel(s, s.canvas);

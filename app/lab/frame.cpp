@@ -2,6 +2,7 @@
 #include "app/lab/frame.h"
 
 #include <algorithm>
+#include "app/render/presenter.h"
 
 namespace rl::lab {
 
@@ -16,17 +17,22 @@ render::Scene build_frame(const LabState& s, const render::View& v) {
 }
 
 const render::Scene& frame_scene(LabState& s, float w, float h) {
-    if (!s.view_fitted) {
-        s.view = fitted_view(s, w, h, s.font_scale);
+    const bool follow = s.presenter && !s.time_view;
+    if (follow) {
+        s.view = render::presenter_view(s.layout, w, h, s.font_scale, s.cursor.step);  // every frame: it follows the step
+        s.view_fitted = false;  // leaving presenter mode fits again
+    } else if (!s.view_fitted) {
+        s.view = fitted_view(s, w, h, s.presenter ? std::max(s.font_scale, render::kPresenterFontScale) : s.font_scale);
         s.view_fitted = true;
     }
     s.view.width = w;
     s.view.height = h;
-    s.view.font_scale = s.font_scale;
+    if (!follow) s.view.font_scale = s.presenter ? std::max(s.font_scale, render::kPresenterFontScale) : s.font_scale;
     s.view.dark = s.dark;
     s.view.selected = s.selected;
     s.view.cone = s.cone.empty() ? nullptr : &s.cone;
     s.last_scene = build_frame(s, s.view);
+    if (s.presenter) render::drop_small_texts(s.last_scene, render::kPresenterMinTextPx);
     return s.last_scene;
 }
 

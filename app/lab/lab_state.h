@@ -46,6 +46,7 @@ struct LabState {
     uint64_t cone_size = 0;
     bool dark = true;
     float font_scale = 1.0f;
+    bool presenter = false;       // the canvas for a room: text >= 18 px, zoomed and panned to follow the step
     bool font_dirty = true;
     Rect canvas;                  // where the canvas is in the window this frame
     std::string zoom = "fit";     // start view: fit | lane

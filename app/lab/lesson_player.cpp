@@ -5,6 +5,7 @@
 #include <filesystem>
 #include "app/lab/lab_state.h"
 #include "codegen/lesson_lines.h"
+#include "core/course.h"
 
 namespace rl::lab {
 
@@ -29,18 +30,51 @@ std::string LessonPlayer::open_file(const std::string& path) {
     played_ = std::move(played);
     current_ = 0;
     show_answer = false;
+    picked.reset();
+    // The course of the folder the lesson came from (a lesson opened from elsewhere has none).
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    const LessonSet set = load_lessons(dir.empty() ? "." : dir);
+    course_.clear();
+    for (const Lesson& x : set.lessons) course_.push_back({x.name, x.title});
+    next_ = load_course(dir.empty() ? "." : dir).next(lesson_.name);
+    recorded_ = load_recorded(lesson_);
+    shown_recorded_ = false;
     return {};
+}
+
+void LessonPlayer::show(size_t k) {
+    if (!active()) return;
+    current_ = std::min(k, played_.size() - 1);
+    show_answer = false;
+    picked.reset();
+}
+
+bool LessonPlayer::pick(size_t k) {
+    if (!active() || k >= played_[current_].choices.size()) return false;
+    picked = k;
+    return true;
+}
+
+std::optional<Grade> LessonPlayer::grade() const {
+    if (!active() || !picked) return std::nullopt;
+    return grade_choice(played_[current_], *picked);
 }
 
 void LessonPlayer::go(LabState& s, size_t k) {
     if (!active()) return;
-    current_ = std::min(k, played_.size() - 1);
-    show_answer = false;
+    show(k);
     const Schedule& step_schedule = lesson_.steps[current_].schedule;
-    if (step_schedule != s.schedule || s.trace.events.empty()) {
+    if (const Trace* rec = show_recorded ? recorded_trace(current_) : nullptr) {
+        s.schedule = step_schedule;  // the GPU's trace of this step: the same events, what the hardware returned
+        s.trace = *rec;
+        s.adopt_trace();
+        s.finish_analysis();
+        shown_recorded_ = true;
+    } else if (step_schedule != s.schedule || s.trace.events.empty() || shown_recorded_) {
         s.schedule = step_schedule;
         s.rerun();
         s.finish_analysis();
+        shown_recorded_ = false;
     }
     const PlayedStep& p = played_[current_];
     s.playing = false;

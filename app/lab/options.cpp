@@ -40,6 +40,7 @@ void add_lab_bench(CLI::App& app, Options& o) {
     app.add_option("--zoom", o.zoom, "fit (the whole grid) | lane (one lane fills the canvas)")->capture_default_str();
     app.add_flag("--play", o.play, "start playing");
     app.add_flag("--enlarge-timings", o.enlarge_timings, "show the timings panel in the canvas's place (for screenshots)");
+    app.add_flag("--presenter", o.presenter, "the canvas for a room: text of at least 18 px, zoomed to follow the step (F5 toggles)");
 }
 
 void add_classroom(CLI::App& app, Options& o) {

@@ -19,6 +19,7 @@ std::string start_lab_bench(LabState& s, const Options& o) {
     if (o.view == "time" && !s.set_time_view(true)) return "--view time: " + s.notice;
     s.dark = o.theme != "light";
     s.font_scale = std::clamp(o.font_scale, 0.5f, 3.0f);
+    s.presenter = o.presenter;  // --presenter: the lab bench's large view (F5 toggles)
     s.zoom = o.zoom;
     if (s.lesson.active())
         s.lesson.go(s, size_t(std::max(o.step, 0)));  // --step K: the lesson's step K

@@ -142,7 +142,18 @@ void Classroom::show_trace(int index) {
 void Classroom::go(int p) {
     if (pages.empty()) return;
     page = std::clamp(p, 0, last_page());
-    show_trace(pages[size_t(page)].trace_index);
+    if (!lesson.empty()) lab.lesson.show(size_t(page));  // one page per lesson step: the check of this page
+    const Trace* rec = lesson.empty() || !lab.lesson.show_recorded ? nullptr : lab.lesson.recorded_trace(size_t(page));
+    if (rec) {  // the GPU's trace of this step (lessons/recorded), labelled in the title
+        lab.trace = *rec;
+        lab.schedule = rec->schedule;
+        lab.adopt_trace();
+        lab.analysis_ready = false;
+        lab.finish_analysis();
+        shown_trace_ = -1;
+    } else {
+        show_trace(pages[size_t(page)].trace_index);
+    }
     lab.playing = false;
     lab.set_step(pages[size_t(page)].cursor_step);
 }
@@ -157,6 +168,8 @@ int Classroom::next_hazard_page() const {
 }
 
 std::string Classroom::title() const {
+    if (!lesson.empty() && lab.lesson.show_recorded && lab.lesson.recorded_trace(size_t(page)))
+        return lesson + ": " + lesson_title + " (GPU trace " + lab.lesson.recorded().label() + ")";
     if (!lesson.empty()) return lesson + ": " + lesson_title;
     return describe(lab.schedule);
 }
@@ -171,7 +184,7 @@ void Classroom::scan_lessons() {
         return;
     }
     LessonSet set = load_lessons(dir);
-    for (const Lesson& l : set.lessons) lessons.push_back({l.name, l.title, l.summary});
+    for (const Lesson& l : set.lessons) lessons.push_back({l.name, l.title, l.summary});  // in course order
     for (const LessonError& e : set.errors) lessons_note += e.str() + "\n";
     if (lessons.empty() && lessons_note.empty()) lessons_note = "No lessons yet in " + dir + ".";
 }
@@ -209,7 +222,7 @@ void Classroom::adopt_lesson() {
         std::string md = "## " + p.title + "\n\n" + ps.narrative + "\n";
         if (!ps.question.empty()) {
             md += "\n### Check your understanding\n\n" + ps.question + "\n\n";
-            for (const std::string& c : ps.choices) md += "- " + c + "\n";
+            for (size_t i = 0; i < ps.choices.size(); ++i) md += std::to_string(i + 1) + ". " + ps.choices[i] + "\n";
         }
         for (const std::string& pr : ps.problems) md += "\n> problem: " + pr + "\n";
         p.markdown = md;

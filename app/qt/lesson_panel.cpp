@@ -23,8 +23,10 @@ LessonPanel::LessonPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
 
 void LessonPanel::refresh() {
     list_->clear();
-    for (const LessonInfo& l : c_.lessons) {
-        auto* it = new QListWidgetItem(QString::fromStdString(l.title.empty() ? l.name : l.title), list_);
+    int number = 0;
+    for (const LessonInfo& l : c_.lessons) {  // in course order (lessons/course.txt), numbered
+        const std::string shown = std::to_string(++number) + ". " + (l.title.empty() ? l.name : l.title);
+        auto* it = new QListWidgetItem(QString::fromStdString(shown), list_);
         it->setData(Qt::UserRole, QString::fromStdString(l.name));
         it->setToolTip(QString::fromStdString(l.summary));
         if (l.name == c_.lesson) list_->setCurrentItem(it);

@@ -65,10 +65,12 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
     resizeDocks({narrative_dock_, chart_dock_}, {400, 380}, Qt::Vertical);
     build_actions();
 
+    connect(narrative_->quiz(), &QuizPanel::nextLessonChosen, lessons_, &LessonPanel::lessonChosen);
     connect(lessons_, &LessonPanel::lessonChosen, this, [this](const QString& name) {
         if (name.toStdString() == c_.lesson) return;
         if (std::string err = c_.open_lesson(name.toStdString()); !err.empty())
             statusBar()->showMessage(QString::fromStdString(err));
+        lessons_->refresh();
         form_->load();
         canvas_->refit();
         refresh();
@@ -133,6 +135,27 @@ void MainWindow::build_actions() {
     bar->addSeparator();
     presenter_action_ = add("Presenter (F5)", {Qt::Key_F5}, [this] { set_presenter(!presenter_); });
     presenter_action_->setCheckable(true);
+    // The knowledge check: keys 1-4 pick a choice, R reveals the answer (window-wide, presenter mode too).
+    for (int k = 0; k < int(kMaxChoices); ++k) {
+        auto* a = new QAction(QString("Pick choice %1").arg(k + 1), this);
+        a->setShortcut(QKeySequence(Qt::Key_1 + k));
+        connect(a, &QAction::triggered, this, [this, k] { narrative_->quiz()->pick(k); });
+        addAction(a);
+    }
+    auto* reveal = new QAction("Reveal the answer", this);
+    reveal->setShortcut(Qt::Key_R);
+    connect(reveal, &QAction::triggered, this, [this] { narrative_->quiz()->reveal(); });
+    addAction(reveal);
+    auto* recorded = new QAction("Recorded GPU trace of the step (G)", this);  // lessons/recorded, when there is one
+    recorded->setShortcut(Qt::Key_G);
+    connect(recorded, &QAction::triggered, this, [this] {
+        if (!c_.lab.lesson.recorded().any()) return statusBar()->showMessage("this lesson has no recorded GPU traces");
+        c_.lab.lesson.show_recorded = !c_.lab.lesson.show_recorded;
+        c_.go(c_.page);
+        canvas_->refit();
+        refresh();
+    });
+    addAction(recorded);
     auto* exit_presenter = new QAction("Leave presenter mode", this);
     exit_presenter->setShortcut(Qt::Key_Escape);
     connect(exit_presenter, &QAction::triggered, this, [this] { set_presenter(false); });
@@ -140,6 +163,10 @@ void MainWindow::build_actions() {
 
     QMenu* file = menuBar()->addMenu("&File");
     add_open_actions(file, this, [this](const QString& path) { return open_lesson_file(path); });
+    file->addAction("Open &trace…", this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open trace", QString(), "Traces (*.json)");
+        if (!path.isEmpty()) statusBar()->showMessage(open_trace_file(path));
+    });
     auto save_as = [this](const QString& filter, const QString& suffix, std::string (MainWindow::*fn)(const std::string&)) {
         const QString path = QFileDialog::getSaveFileName(this, "Export", "reduction" + suffix, filter);
         if (path.isEmpty()) return;
@@ -272,6 +299,7 @@ void MainWindow::tick() {
 void MainWindow::set_presenter(bool on) {
     if (on == presenter_) return;
     presenter_ = on;
+    c_.lab.presenter = on;  // the canvas: text >= 18 px, zoomed to follow the step (app/render/presenter.h)
     presenter_action_->setChecked(on);
     if (on) {
         normal_state_ = saveState();
@@ -357,6 +385,15 @@ QString MainWindow::open_lesson_file(const QString& path) {
     canvas_->refit();
     refresh();
     return {};
+}
+
+QString MainWindow::open_trace_file(const QString& path) {
+    if (!c_.open_trace(path.toStdString())) return QString::fromStdString(c_.lab.error);
+    form_->load();
+    lessons_->refresh();
+    canvas_->refit();
+    refresh();
+    return "opened " + path;
 }
 
 std::string MainWindow::export_json(const std::string& path) { return export_trace_json(path, c_.lab.trace); }

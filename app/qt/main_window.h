@@ -44,6 +44,9 @@ public:
 
     void refresh();                    // everything after the page or the run changed
     QString open_lesson_file(const QString& path);  // File > Open, Open recent; an error line or empty
+    // File > Open trace: a trace saved by `rlab trace --format json` (or recorded on a GPU), as --trace opens it.
+    // "opened PATH", or the one-line error.
+    QString open_trace_file(const QString& path);
     void show_timings();               // brings the measured-timings tab to the front
     void restore_settings();           // window layout, theme and font
     CanvasWidget* canvas() const { return canvas_; }

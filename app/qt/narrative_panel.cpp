@@ -11,7 +11,9 @@ NarrativePanel::NarrativePanel(Classroom& c, QWidget* parent) : QWidget(parent),
     text_ = new QTextBrowser(this);
     text_->setObjectName("narrative");
     text_->setOpenExternalLinks(true);
-    lay->addWidget(text_);
+    lay->addWidget(text_, 1);
+    quiz_ = new QuizPanel(c, this);
+    lay->addWidget(quiz_);
 }
 
 void NarrativePanel::set_font_px(int px) {
@@ -19,15 +21,18 @@ void NarrativePanel::set_font_px(int px) {
     f.setPixelSize(px);
     text_->setFont(f);
     text_->document()->setDefaultFont(f);
+    quiz_->setFont(f);
     refresh();
 }
 
 void NarrativePanel::refresh() {
     if (c_.pages.empty()) {
         text_->setMarkdown("*Nothing to show: the schedule did not run.*");
+        quiz_->refresh();
         return;
     }
     text_->document()->setMarkdown(QString::fromStdString(c_.current().markdown));
+    quiz_->refresh();
 }
 
 }  // namespace rl::qt

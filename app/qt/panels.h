@@ -34,6 +34,29 @@ private:
     QLabel* note_;
 };
 
+// The knowledge check of a lesson page: one button per choice (keys 1-4 pick), "Reveal the answer" for the
+// teacher (key R): it grades the pick, if any, and shows the explanation; an open question shows its model
+// answer. On a lesson's last page, the course's next lesson.
+class QuizPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit QuizPanel(Classroom& c, QWidget* parent = nullptr);
+    void refresh();            // the current page's check (hidden when it has none and it is not the last page)
+    void pick(int k);          // 0-based; ignored when the page has no such choice
+    void reveal();
+    QLabel* result() const { return result_; }
+    QPushButton* choice(int k) const { return k >= 0 && k < int(choices_.size()) ? choices_[size_t(k)] : nullptr; }
+    QPushButton* reveal_button() const { return reveal_; }
+    QPushButton* next_button() const { return next_; }
+signals:
+    void nextLessonChosen(const QString& name);
+private:
+    Classroom& c_;
+    std::vector<QPushButton*> choices_;
+    QPushButton *reveal_, *next_;
+    QLabel* result_;
+};
+
 class NarrativePanel : public QWidget {
     Q_OBJECT
 public:
@@ -41,9 +64,11 @@ public:
     void refresh();
     void set_font_px(int px);
     QTextBrowser* browser() const { return text_; }
+    QuizPanel* quiz() const { return quiz_; }
 private:
     Classroom& c_;
     QTextBrowser* text_;
+    QuizPanel* quiz_;
 };
 
 class ChartPanel : public QWidget {

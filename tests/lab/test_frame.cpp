@@ -4,6 +4,7 @@
 
 #include <set>
 #include "app/lab/frame.h"
+#include "app/render/presenter.h"
 #include "core/emulator.h"
 
 using namespace rl;
@@ -97,4 +98,45 @@ TEST_CASE("frame: zoom scales the shown view about the pointer, pan moves it") {
     s.view_fitted = false;  // F: fit again
     frame_scene(s, 800, 500);
     CHECK(s.view.px_per_col == doctest::Approx(before));
+}
+
+TEST_CASE("frame: the presenter's canvas at 1920x1080 has no text under 18 px and follows the step") {
+    for (const auto& [n, block] : std::vector<std::pair<uint64_t, uint32_t>>{{8, 8}, {1000, 256}, {4096, 256}}) {
+        LabState s;
+        s.backend = BackendChoice::Cpu;
+        s.schedule.n = n;
+        s.schedule.block = block;
+        s.schedule.items = 1;
+        REQUIRE(s.rerun());
+        s.presenter = true;
+        for (int step = 0; step <= s.last(); ++step) {
+            CAPTURE(n);
+            CAPTURE(step);
+            s.set_step(step);
+            const render::Scene& sc = frame_scene(s, 1920, 1080);
+            size_t texts = 0;
+            for (const auto* list : {&sc.texts, &sc.overlay_texts})
+                for (const render::SceneText& t : *list) {
+                    CHECK(t.size >= render::kPresenterMinTextPx);
+                    ++texts;
+                }
+            CHECK(texts > 0);
+            // The step's row is on the canvas: below the header, above the bottom edge.
+            const float row_top = s.view.header() + float(step) * s.view.row_h - s.view.y0;
+            CHECK(row_top >= s.view.header() - 1.0f);
+            CHECK(row_top + s.view.row_h <= 1080.0f + 1.0f);
+            // Its first active column is on the canvas.
+            const auto& cells = s.layout.rows[size_t(step)].cells;
+            if (!cells.empty()) {
+                const double x = s.view.gutter() + (double(cells.front().col) - s.view.x0) * s.view.px_per_col;
+                CHECK(x >= s.view.gutter() - 1.0);
+                CHECK(x < 1920.0);
+            }
+        }
+        // Leaving presenter mode fits the whole picture again, at the chosen scale.
+        s.presenter = false;
+        frame_scene(s, 1920, 1080);
+        CHECK(s.view.x0 == 0);
+        CHECK(s.view.font_scale == doctest::Approx(s.font_scale));
+    }
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include "app/lab/startup.h"
+#include "core/course.h"
 
 using namespace rl;
 using namespace rl::lab;
@@ -25,6 +26,13 @@ Options cpu_options() {
     o.backend_choice = BackendChoice::Cpu;
     o.bench_file = std::string(RLAB_SOURCE_DIR) + "/tests/data/bench-fixture.json";
     return o;
+}
+
+// Starts the lab bench on lesson `name` of the project's lessons (the caller keeps RLAB_LESSONS_DIR set).
+void start_on(LabState& s, const std::string& name) {
+    Options o = cpu_options();
+    o.lesson = name;
+    REQUIRE(start_lab_bench(s, o) == "");
 }
 
 }  // namespace
@@ -94,4 +102,96 @@ TEST_CASE("lesson player: a lesson that is not there is one line naming --lesson
     Options o = cpu_options();
     o.lesson = "no-such-lesson";
     CHECK(start_lab_bench(s, o) == err);
+}
+
+TEST_CASE("lesson player: the lab bench's course list follows lessons/course.txt and names the next lesson") {
+    LessonsDir dir(std::string(RLAB_SOURCE_DIR) + "/lessons");
+    LabState s;
+    start_on(s, "eight-threads");
+    const Course course = load_course(std::string(RLAB_SOURCE_DIR) + "/lessons");
+    REQUIRE(course.found);
+    const auto& list = s.lesson.course();
+    REQUIRE(list.size() == course.order.size());
+    for (size_t i = 0; i < list.size(); ++i) CHECK(list[i].name == course.order[i]);
+    CHECK(list.front().name == "eight-threads");
+    CHECK(s.lesson.next_lesson() == course.order[1]);
+    // The last lesson of the course has no next one.
+    REQUIRE(s.lesson.open(course.order.back()) == "");
+    CHECK(s.lesson.next_lesson().empty());
+}
+
+TEST_CASE("lesson player: a pick is graded against the answer, with the explanation; stepping clears it") {
+    LessonsDir dir(std::string(RLAB_SOURCE_DIR) + "/lessons");
+    LabState s;
+    start_on(s, "eight-threads");
+    LessonPlayer& p = s.lesson;
+    p.go(s, p.size() - 1);  // the step with the knowledge check
+    const PlayedStep& step = p.played()[p.current()];
+    REQUIRE(step.choices.size() >= 2);
+    const std::optional<size_t> right = answer_index(step);
+    REQUIRE(right);
+    CHECK_FALSE(p.grade());
+    CHECK_FALSE(p.pick(step.choices.size()));  // no such choice (key 4 on a three-choice check)
+    REQUIRE(p.pick(*right));
+    CHECK(p.grade()->correct);
+    CHECK(p.grade()->explanation == step.explanation);
+    CHECK_FALSE(step.explanation.empty());
+    REQUIRE(p.pick((*right + 1) % step.choices.size()));
+    CHECK_FALSE(p.grade()->correct);
+    CHECK(p.grade()->verdict.find(step.answer) != std::string::npos);
+    p.go(s, 0);
+    CHECK_FALSE(p.picked);
+}
+
+TEST_CASE("lesson player: a step's recorded GPU trace plays labelled with device and date, time view included") {
+    // The H200's trace of the eight-thread example (docs/gpu/traces) as the recording of a one-step lesson.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(RLAB_TEST_TMP) / "lessons-recorded";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "recorded" / "on-gpu");
+    std::ofstream(dir / "on-gpu.toml") << R"(title = "on a GPU"
+[schedule]
+n = 8
+block = 8
+type = "f32"
+input = "iota"
+[[step]]
+at = "level 1"
+text = "the first level, {combines_here} combines"
+[step.expect]
+combines_here = 4
+[[step]]
+at = "end"
+schedule = { type = "i32" }
+text = "not recorded"
+)";
+    fs::copy_file(std::string(RLAB_SOURCE_DIR) + "/docs/gpu/traces/gpu-trace-eight.json", dir / "recorded" / "on-gpu" / "step-1.json");
+    std::ofstream(dir / "recorded" / "on-gpu" / "recorded.txt") << "device: NVIDIA H200\ndate: 2026-12-01T10:00Z\n";
+    LessonsDir env(dir.string());
+    LabState s;
+    start_on(s, "on-gpu");
+    LessonPlayer& p = s.lesson;
+    REQUIRE(p.recorded().errors.empty());
+    REQUIRE(p.recorded().any());
+    CHECK(p.recorded().label() == "recorded on NVIDIA H200, 2026-12-01");
+    CHECK(p.recorded_trace(0) != nullptr);
+    CHECK(p.recorded_trace(1) == nullptr);
+    CHECK_FALSE(p.showing_recorded());
+    CHECK(s.trace.times.empty());  // the emulator's trace first
+    p.show_recorded = true;
+    p.go(s, 0);
+    CHECK(p.showing_recorded());
+    CHECK(s.trace.device.find("H200") != std::string::npos);
+    CHECK(s.cursor.step == p.played()[0].cursor_step);
+    CHECK(s.set_time_view(true));  // the per-warp time view: GPU timestamps
+    CHECK(s.set_time_view(false));
+    p.go(s, 1);  // not recorded: the emulator's trace again
+    CHECK_FALSE(p.showing_recorded());
+    CHECK(s.trace.device.find("H200") == std::string::npos);
+    // A recording for another schedule (the lesson changed since) is refused, naming the file.
+    fs::copy_file(dir / "recorded" / "on-gpu" / "step-1.json", dir / "recorded" / "on-gpu" / "step-2.json");
+    REQUIRE(p.open("on-gpu") == "");
+    CHECK(p.recorded_trace(1) == nullptr);
+    REQUIRE(p.recorded().errors.size() == 1);
+    CHECK(p.recorded().errors.front().find("step-2.json: recorded for") != std::string::npos);
 }

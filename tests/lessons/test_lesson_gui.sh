@@ -11,9 +11,9 @@ fails=0
 rc=$?
 [ "$rc" -eq 0 ] || { echo "FAIL: --lesson eight-threads --step 2 exit $rc"; cat "$tmp/err"; fails=$((fails + 1)); }
 [ -s "$tmp/l.png" ] || { echo "FAIL: no screenshot"; fails=$((fails + 1)); }
-# Lesson step 2 (0-based) is the tree's second level: trace step 2.
-grep -q "step 2)" "$tmp/err" || { echo "FAIL: the window did not open at trace step 2"; cat "$tmp/err"; fails=$((fails + 1)); }
-grep -q '"16"' "$tmp/scene.json" || { echo "FAIL: the scene lacks the level-2 value 16"; fails=$((fails + 1)); }
+# Lesson step 2 (0-based) is the book's tree at its second level (1+2+3+4, 5+6+7+8): trace step 3.
+grep -q "step 3)" "$tmp/err" || { echo "FAIL: the window did not open at trace step 3"; cat "$tmp/err"; fails=$((fails + 1)); }
+grep -q '"26"' "$tmp/scene.json" || { echo "FAIL: the scene lacks the level-2 value 26"; fails=$((fails + 1)); }
 "$XVFB" -a -s "-screen 0 640x480x24" "$LAB" --lesson no-such-lesson --quit >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] || { echo "FAIL: unknown lesson: exit $rc, expected 2"; fails=$((fails + 1)); }

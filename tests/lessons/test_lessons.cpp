@@ -2,13 +2,18 @@
 // with file:line:column without stopping the others, and fill their numbers from the trace.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
 #include "core/emulator.h"
 #include "core/lesson.h"
+#include "core/lesson_bench.h"
+#include "core/quiz.h"
 
 namespace fs = std::filesystem;
 using namespace rl;
@@ -244,4 +249,154 @@ TEST_CASE("RLAB_LESSONS_DIR names the lessons folder") {
     ::unsetenv("RLAB_LESSONS_DIR");
     CHECK(find_lessons_dir(std::string(RLAB_LESSONS_SOURCE) + "/../build/x/app/cli/rlab") ==
           (fs::path(RLAB_LESSONS_SOURCE) / "..").lexically_normal().string() + "lessons");
+}
+
+// ---- no number typed by hand -----------------------------------------------------------------------------
+
+namespace {
+
+// Words with digits that lesson text may hold: names of number formats and the chapter's full-warp mask, not
+// quantities. Reviewed: each is a name, none is a measurement or a count that the trace could contradict.
+const std::set<std::string> kDigitWords{
+    "FP16", "FP32", "FP64", "BF16",   // number formats, as the chapter writes them
+    "f16", "f32", "f64", "bf16", "i32",  // the same, as the schedule flags write them
+    "0xffffffff",                     // the full-warp mask literal a kernel passes
+    "G80",                            // the GPU Harris measured on (his figures are named constants)
+};
+
+// Names of the first of each kind (index zero): where a shuffle reduction leaves its result and which warp
+// finishes a block are fixed by the code's pattern, and the lessons check them against the trace (lane0).
+const char* const kZeroNames[] = {"lane 0", "warp 0", "thread 0", "block 0", "lanes 0"};
+
+// The words of text, placeholders removed, that hold an ASCII digit and are not in the allow-list.
+std::vector<std::string> typed_numbers(const std::string& text) {
+    std::string plain;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if ((text[i] == '{' || text[i] == '}') && i + 1 < text.size() && text[i + 1] == text[i]) { ++i; continue; }
+        if (text[i] == '{') {
+            const size_t j = text.find('}', i);
+            if (j == std::string::npos) break;
+            plain += ' ';
+            i = j;
+            continue;
+        }
+        plain += text[i];
+    }
+    std::string lower = plain;  // the names match in any case ("Lane 0" opens a sentence)
+    for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* name : kZeroNames)
+        for (size_t at = lower.find(name); at != std::string::npos; at = lower.find(name, at + 1)) {
+            const size_t end = at + std::string(name).size();
+            if (end < plain.size() && std::isdigit(static_cast<unsigned char>(plain[end]))) continue;
+            for (size_t i = at; i < end; ++i) plain[i] = lower[i] = ' ';
+        }
+    std::vector<std::string> bad;
+    std::string word;
+    auto flush = [&] {
+        if (std::any_of(word.begin(), word.end(), [](unsigned char c) { return std::isdigit(c); }) && !kDigitWords.count(word))
+            bad.push_back(word);
+        word.clear();
+    };
+    for (unsigned char c : plain) {
+        if (std::isalnum(c) || c == '_') word += char(c);
+        else flush();
+    }
+    flush();
+    return bad;
+}
+
+}  // namespace
+
+TEST_CASE("the digit test finds typed numbers and passes placeholders and the allow-list") {
+    CHECK(typed_numbers("sum {result} of {n} FP32 values, mask 0xffffffff").empty());
+    CHECK(typed_numbers("the {{literal}} braces").empty());
+    CHECK(typed_numbers("67,108,864 values") == std::vector<std::string>{"67", "108", "864"});
+    CHECK(typed_numbers("lane 16 reads x4") == std::vector<std::string>{"16", "x4"});
+    CHECK(typed_numbers("2^22 ints") == std::vector<std::string>{"2", "22"});
+    CHECK(typed_numbers("lane 0 holds it, not lane 07").size() == 1);
+}
+
+TEST_CASE("no lesson text holds a number that is not filled from a placeholder") {
+    LessonSet set = load_lessons(RLAB_LESSONS_SOURCE);
+    REQUIRE(!set.lessons.empty());
+    for (const Lesson& l : set.lessons) {
+        auto report = [&](const std::string& where, const std::string& text) {
+            for (const std::string& w : typed_numbers(text)) FAIL_CHECK(l.name << " " << where << ": typed number '" << w << "'");
+        };
+        report("title", l.title);
+        report("summary", l.summary);
+        for (size_t k = 0; k < l.steps.size(); ++k) {
+            const LessonStep& st = l.steps[k];
+            const std::string where = "step " + std::to_string(k + 1);
+            report(where, st.text);
+            if (!st.check) continue;
+            report(where + " question", st.check->question);
+            report(where + " answer", st.check->answer);
+            report(where + " explain", st.check->explain);
+            for (const std::string& c : st.check->choices) report(where + " choice", c);
+        }
+    }
+}
+
+// ---- measured cells and grading ------------------------------------------------------------------------------
+
+TEST_CASE("a bench cell with two rows gives no value and is named, rather than the first row being read") {
+    BenchReport r;
+    r.device = "TEST";
+    r.date = "2026-01-01T00:00:00Z";
+    auto row = [&](const char* v, uint64_t n, double us) {
+        BenchResult b;
+        b.variant = v;
+        b.n = n;
+        b.median_us = b.min_us = b.max_us = us;
+        r.results.push_back(b);
+    };
+    row("fast", 1024, 10);
+    row("fast-deterministic", 1024, 11);
+    row("cub", 1024, 12);
+    Quantities once = bench_quantities(r);
+    REQUIRE(once.count("bench_det_diff_us"));
+    CHECK(*once["bench_det_diff_us"].number == doctest::Approx(1.0));
+    CHECK(once["bench_det_faster"].text == "the atomic mode");
+    CHECK(once["bench_duplicates"].text == "none");
+    row("fast-deterministic", 1024, 9);  // a second run of the same cell
+    Quantities twice = bench_quantities(r);
+    CHECK_FALSE(twice.count("bench_det_diff_us"));
+    CHECK(twice["bench_duplicates"].text == "fast-deterministic f32 2^10");
+}
+
+TEST_CASE("a reply names a choice by its number or its text; anything else names none") {
+    PlayedStep p;
+    p.choices = {"fewer", "the same number", "more"};
+    p.answer = "the same number";
+    p.explanation = "why";
+    CHECK(parse_choice(p, "2") == size_t(1));
+    CHECK(parse_choice(p, " The Same  Number ") == size_t(1));
+    CHECK_FALSE(parse_choice(p, "4"));
+    CHECK_FALSE(parse_choice(p, "0"));
+    CHECK_FALSE(parse_choice(p, ""));
+    CHECK_FALSE(parse_choice(p, "same"));
+    CHECK(answer_index(p) == size_t(1));
+    CHECK(grade_choice(p, 1).correct);
+    const Grade wrong = grade_choice(p, 2);
+    CHECK_FALSE(wrong.correct);
+    CHECK(wrong.verdict == "Not quite: the answer is \"the same number\".");
+    CHECK(wrong.explanation == "why");
+}
+
+// A one-step lesson whose check has these choices and explain line (empty: none).
+std::string check_lesson(const std::string& choices, const std::string& explain) {
+    return "title = \"t\"\n[schedule]\nn = 8\n[[step]]\ntext = \"x\"\n[step.check]\nquestion = \"q\"\nchoices = " + choices +
+           "\nanswer = \"a\"\n" + (explain.empty() ? "" : "explain = \"" + explain + "\"\n");
+}
+
+TEST_CASE("a check with choices needs an explanation and at most four choices") {
+    auto errs = errors_of(check_lesson(R"(["a", "b"])", ""));
+    REQUIRE(!errs.empty());
+    CHECK(errs.front().what.find("needs 'explain'") != std::string::npos);
+    errs = errors_of(check_lesson(R"(["a", "b", "c", "d", "e"])", "e"));
+    REQUIRE(!errs.empty());
+    CHECK(errs.front().what.find("at most 4 choices") != std::string::npos);
+    std::vector<LessonError> none;
+    CHECK(parse_lesson(check_lesson(R"(["a", "b"])", "why"), "x", "x.toml", none));
 }

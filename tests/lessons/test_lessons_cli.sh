@@ -12,6 +12,30 @@ expect 0 "the real lessons all check" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB"
 contains out "0 failure(s)" "check summary"
 expect 0 "found from the executable's location" -- "$RLAB" lessons --check --lesson eight-threads
 
+# The course order (lessons/course.txt): eight-threads first, and each lesson names the next.
+expect 0 "list in course order" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" lessons
+first=$(head -1 "$tmp/out" | cut -d' ' -f1)
+[ "$first" = "eight-threads" ] || { echo "FAIL: the list starts with '$first', not eight-threads"; fails=$((fails + 1)); }
+second=$(grep -v '^#' "$LESSONS/course.txt" | grep -v '^ *$' | sed -n 2p)
+expect 0 "show names the next lesson" -- "$RLAB" lessons --dir "$LESSONS" --show eight-threads
+contains out "Next lesson: $second" "the next lesson is the course's second"
+
+# Knowledge checks in the terminal, answers scripted on stdin: by number, by text, a reply naming no choice.
+printf '2\n' >"$tmp/right"
+expect 0 "quiz: the right choice by number" -- sh -c "\"$RLAB\" lessons --dir \"$LESSONS\" --quiz eight-threads <\"$tmp/right\""
+contains out "Right. Every value but one must be added once" "graded right, with the explanation"
+contains out "1 of 1 graded answer(s) right" "the score"
+printf '9\nfewer\n' >"$tmp/wrong"
+expect 0 "quiz: a reply naming no choice, then a wrong choice by text" -- sh -c "\"$RLAB\" lessons --dir \"$LESSONS\" --quiz eight-threads <\"$tmp/wrong\""
+contains out '"9" names no choice' "asked again"
+contains out 'Not quite: the answer is "the same number". Every value but one' "graded wrong, with the answer and explanation"
+contains out "0 of 1 graded answer(s) right" "the score counts it wrong"
+printf '\n\n\n\n' >"$tmp/open"
+expect 0 "quiz: open questions give the model answer" -- sh -c "\"$RLAB\" lessons --dir \"$LESSONS\" --quiz knowledge-check <\"$tmp/open\""
+contains out "Model answer: Atomics to one address serialise" "model answer on request"
+contains out '"" names no choice' "an empty reply to a choice question is asked again (the quiz ends with the input)"
+expect 2 "quiz: no such lesson" -- "$RLAB" lessons --dir "$LESSONS" --quiz no-such-lesson
+
 mkdir "$tmp/l"
 cat >"$tmp/l/good.toml" <<'T'
 title = "good"
@@ -39,5 +63,44 @@ expect 2 "a malformed lesson exits 2" -- "$RLAB" lessons --check --dir "$tmp/l"
 contains err "bad.toml:4:8: --warp shfl-up" "malformed: file:line:column and the field"
 contains out "ok   good" "the others are still checked"
 expect 2 "no such folder" -- "$RLAB" lessons --dir "$tmp/none"
+
+# rlab render --lesson NAME --step K: the lesson's step K drawn without a window (the book's first level here).
+expect 0 "render a lesson step" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" render --lesson eight-threads --step 1 \
+    --png "$tmp/step.png" --dump-scene "$tmp/step.json"
+[ -s "$tmp/step.png" ] || { echo "FAIL: render --lesson wrote no PNG"; fails=$((fails + 1)); }
+for v in '"3"' '"7"' '"11"' '"15"'; do grep -q "$v" "$tmp/step.json" || { echo "FAIL: the scene lacks $v"; fails=$((fails + 1)); }; done
+expect 2 "render a step the lesson does not have" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" render --lesson eight-threads --step 99 --png "$tmp/x.png"
+contains err "has steps 0 to" "the steps it has"
+expect 2 "render an unknown lesson" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" render --lesson no-such-lesson --png "$tmp/x.png"
+
+# --record: each step's trace with device and date (the emulator here; --backend cuda on a GPU), then --check
+# plays the recordings against the expectations as well.
+mkdir "$tmp/r"
+cp "$LESSONS/eight-threads.toml" "$tmp/r/"
+expect 0 "record a lesson's steps" -- "$RLAB" lessons --dir "$tmp/r" --record "$tmp/r/recorded"
+contains out "eight-threads step 1: recorded on CPU SIMT emulator" "each step recorded, with the device"
+[ -s "$tmp/r/recorded/eight-threads/step-1.json" ] || { echo "FAIL: no step-1.json"; fails=$((fails + 1)); }
+grep -q "^date: 20" "$tmp/r/recorded/eight-threads/recorded.txt" || { echo "FAIL: recorded.txt has no date"; fails=$((fails + 1)); }
+expect 0 "check plays the recordings" -- "$RLAB" lessons --dir "$tmp/r" --check
+contains out "step(s) recorded on CPU SIMT emulator" "the recordings checked, labelled"
+python3 - "$tmp/r/recorded/eight-threads/step-2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["schedule"]["seed"] = 99; json.dump(d, open(sys.argv[1], "w"))
+PY
+expect 1 "a recording of another schedule fails the check" -- "$RLAB" lessons --dir "$tmp/r" --check
+contains out "step-2.json: recorded for" "names the file and the schedules"
+expect 0 "steps over --max-events are left out" -- "$RLAB" lessons --dir "$tmp/r" --record "$tmp/r/small" --max-events 30
+contains out "not recorded (" "the reason"
+
+# A course file naming a lesson that does not exist, or leaving one out, is an error with file:line.
+mkdir "$tmp/c"
+cp "$tmp/l/good.toml" "$tmp/l/failing.toml" "$tmp/c/"
+printf '# order\ngood\nmissing\n' >"$tmp/c/course.txt"
+expect 2 "a course naming no file, and a lesson left out" -- "$RLAB" lessons --check --dir "$tmp/c"
+contains err "course.txt:3:1: no lesson file missing.toml" "the missing lesson, with its line"
+contains err "failing.toml: not in the course" "the lesson left out"
+printf 'failing\ngood\n' >"$tmp/c/course.txt"
+expect 0 "the course decides the order" -- "$RLAB" lessons --dir "$tmp/c"
+[ "$(head -1 "$tmp/out" | cut -d' ' -f1)" = "failing" ] || { echo "FAIL: not listed in course order"; fails=$((fails + 1)); }
 
 finish "lessons command"

@@ -23,7 +23,11 @@
 #include <cmath>
 #include "app/qt/exporter.h"
 #include "app/qt/main_window.h"
+#include <QListWidget>
 #include "core/analysis.h"
+#include "core/course.h"
+#include "core/emulator.h"
+#include "core/quiz.h"
 #include "core/numerics.h"
 #include <QTableWidget>
 
@@ -345,6 +349,114 @@ private slots:
         const QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
         QVERIFY(!err.contains('\n'));
         QVERIFY(err.startsWith("reduction-lab-qt:"));
+    }
+
+    // The lesson browser follows lessons/course.txt; the last page offers the next lesson.
+    void course_order_and_next_lesson() {
+        const std::string dir = std::string(RLAB_SOURCE_DIR) + "/lessons";
+        qputenv("RLAB_LESSONS_DIR", QByteArray::fromStdString(dir));
+        const Course course = load_course(dir);
+        QVERIFY(course.found);
+        qt::Classroom c;
+        c.scan_lessons();
+        QCOMPARE(c.lessons.size(), course.order.size());
+        for (size_t i = 0; i < course.order.size(); ++i) QCOMPARE(c.lessons[i].name, course.order[i]);
+        QCOMPARE(c.open_lesson("eight-threads"), std::string());
+        qt::MainWindow w(c);
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* list = w.findChild<QListWidget*>("lessonList");
+        QVERIFY(list && list->count() == int(course.order.size()));
+        QVERIFY(list->item(0)->text().startsWith("1. Eight threads"));
+        auto* next = w.findChild<QPushButton*>("nextLesson");
+        QVERIFY(next);
+        w.go_home();
+        QVERIFY(!next->isVisible());
+        w.go_end();
+        QVERIFY(next->isVisible());
+        next->click();
+        QCOMPARE(c.lesson, course.order[1]);
+        QCOMPARE(c.page, 0);
+        qunsetenv("RLAB_LESSONS_DIR");
+    }
+
+    // Keys 1-4 pick a choice; R reveals it graded with the explanation; an open question gets its model answer.
+    void knowledge_check_graded() {
+        const std::string dir = std::string(RLAB_SOURCE_DIR) + "/lessons";
+        qputenv("RLAB_LESSONS_DIR", QByteArray::fromStdString(dir));
+        qt::Classroom c;
+        c.scan_lessons();
+        QCOMPARE(c.open_lesson("eight-threads"), std::string());
+        qt::MainWindow w(c);
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        activate(w);
+        w.go_end();
+        const PlayedStep& step = c.lab.lesson.played()[size_t(c.page)];
+        const std::optional<size_t> right = answer_index(step);
+        QVERIFY(right && step.choices.size() >= 2);
+        qt::QuizPanel* quiz = w.narrative()->quiz();
+        QVERIFY(quiz->isVisible() && quiz->choice(0)->isVisible() && !quiz->choice(int(step.choices.size()))->isVisible());
+        QVERIFY(!quiz->result()->text().contains(QString::fromStdString(step.explanation)));  // nothing given away
+        QTest::keyClick(&w, Qt::Key(Qt::Key_1 + int(*right)));
+        QVERIFY(quiz->choice(int(*right))->isChecked());
+        QVERIFY(quiz->result()->text().contains("picked"));
+        QTest::keyClick(&w, Qt::Key_R);
+        QVERIFY(quiz->result()->text().startsWith("Right."));
+        QVERIFY(quiz->result()->text().contains(QString::fromStdString(step.explanation)));
+        const int wrong = int((*right + 1) % step.choices.size());
+        quiz->choice(wrong)->click();
+        QVERIFY(!quiz->result()->text().contains("Right."));
+        quiz->reveal_button()->click();
+        QVERIFY(quiz->result()->text().startsWith("Not quite: the answer is"));
+        QVERIFY(quiz->result()->text().contains(QString::fromStdString(step.answer)));
+        w.step_back();  // another page: the pick and the reveal are gone
+        QVERIFY(!c.lab.lesson.picked && !c.lab.lesson.show_answer);
+        // An open question: the model answer on request.
+        QCOMPARE(c.open_lesson("knowledge-check"), std::string());
+        c.go(0);
+        w.refresh();
+        QVERIFY(c.lab.lesson.played()[0].choices.empty());
+        QVERIFY(quiz->reveal_button()->isVisible() && !quiz->choice(0)->isVisible());
+        quiz->reveal_button()->click();
+        QVERIFY(quiz->result()->text().startsWith("Model answer:"));
+        qunsetenv("RLAB_LESSONS_DIR");
+    }
+
+    // File > Open trace and --trace FILE: a saved trace, one page per step; a bad file is one line.
+    void opens_trace_files() {
+        Schedule s;
+        s.n = 40;
+        s.block = 64;
+        const Trace t = emulate(s);
+        const QString path = QString(RLAB_TEST_TMP) + "/opened-trace.json";
+        QCOMPARE(qt::export_trace_json(path.toStdString(), t), std::string());
+        qt::Classroom c;
+        QVERIFY(c.open_schedule(Schedule{}));
+        qt::MainWindow w(c);
+        QCOMPARE(w.open_trace_file(path), "opened " + path);
+        QCOMPARE(c.lab.trace.events.size(), t.events.size());
+        QCOMPARE(int(c.pages.size()), int(t.step_count));
+        const QString bad = QString(RLAB_TEST_TMP) + "/not-a-trace.json";
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"version\": 1}");
+        f.close();
+        QVERIFY(!w.open_trace_file(bad).startsWith("opened"));
+        QCOMPARE(c.lab.trace.events.size(), t.events.size());  // the trace open before stays
+        QProcess p;
+        p.start(RLAB_QT_EXE, {"--trace", path, "--quit"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        p.start(RLAB_QT_EXE, {"--trace", bad, "--quit"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        // One line from the program naming the file (Qt's own warnings, such as XDG_RUNTIME_DIR, are not ours).
+        const QStringList ours = QString::fromUtf8(p.readAllStandardError()).split('\n').filter("reduction-lab-qt:");
+        QCOMPARE(ours.size(), 1);
+        QVERIFY(ours.front().contains(bad));
     }
 };
 

@@ -40,7 +40,7 @@ private slots:
         qt::MainWindow w(c);
         QCOMPARE(w.open_lesson_file(path), QString());
         QCOMPARE(QString::fromStdString(c.lesson), QString("my-own-lesson"));
-        QCOMPARE(int(c.pages.size()), 5);  // the eight-thread lesson's five steps
+        QCOMPARE(int(c.pages.size()), 7);  // the eight-thread lesson's seven steps
         // Not a lesson: a TOML file of another program. One line naming the file; the lesson stays open.
         const QString other = QString(RLAB_TEST_TMP) + "/Cargo.toml";
         QFile f(other);

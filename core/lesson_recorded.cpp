@@ -1,0 +1,117 @@
+// core/lesson_recorded.cpp — writing and reading the recorded GPU trace of each lesson step.
+#include "core/lesson_recorded.h"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "core/emulator.h"
+#include "core/trace_io.h"
+
+namespace rl {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string step_file(const std::string& dir, size_t k) { return (fs::path(dir) / ("step-" + std::to_string(k + 1) + ".json")).string(); }
+
+std::string utc_now() {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%MZ", &tm);
+    return buf;
+}
+
+// The same schedule as a saved trace carries it: the trace format writes the grid launched, not 0 for "sized".
+bool same_schedule(Schedule a, Schedule b) {
+    a.grid = a.grid_size();
+    b.grid = b.grid_size();
+    return a == b;
+}
+
+}  // namespace
+
+bool RecordedLesson::any() const {
+    for (const auto& s : steps)
+        if (s) return true;
+    return false;
+}
+
+std::string RecordedLesson::label() const {
+    return "recorded on " + (device.empty() ? std::string("an unnamed device") : device) + ", " +
+           (date.empty() ? std::string("undated") : date.substr(0, 10));
+}
+
+std::string recorded_dir(const Lesson& l) {
+    return (fs::path(l.file).parent_path() / "recorded" / l.name).string();
+}
+
+RecordedLesson load_recorded(const Lesson& l) {
+    RecordedLesson r;
+    r.dir = recorded_dir(l);
+    r.steps.resize(l.steps.size());
+    std::error_code ec;
+    if (!fs::is_directory(r.dir, ec)) return r;
+    if (std::ifstream meta(fs::path(r.dir) / "recorded.txt"); meta) {
+        std::string line;
+        while (std::getline(meta, line)) {
+            if (line.rfind("device: ", 0) == 0) r.device = line.substr(8);
+            if (line.rfind("date: ", 0) == 0) r.date = line.substr(6);
+        }
+    } else {
+        r.errors.push_back(r.dir + ": no recorded.txt (device and date), so its traces are not shown");
+        return r;
+    }
+    for (size_t k = 0; k < l.steps.size(); ++k) {
+        const std::string path = step_file(r.dir, k);
+        std::ifstream in(path, std::ios::binary);
+        if (!in) continue;
+        try {
+            Trace t = read_trace_json(in);
+            if (!same_schedule(t.schedule, l.steps[k].schedule)) {
+                r.errors.push_back(path + ": recorded for " + describe(t.schedule) + ", but step " + std::to_string(k + 1) +
+                                   " runs " + describe(l.steps[k].schedule) + " (record the lesson again)");
+                continue;
+            }
+            r.steps[k] = std::move(t);
+        } catch (const std::exception& ex) {
+            r.errors.push_back(path + ": " + ex.what());
+        }
+    }
+    return r;
+}
+
+std::vector<std::string> record_lesson(const Lesson& l, const ScheduleRunner& run, const std::string& dir,
+                                       size_t max_events) {
+    std::vector<std::string> lines;
+    fs::create_directories(dir);
+    std::string device;
+    for (size_t k = 0; k < l.steps.size(); ++k) {
+        const LessonStep& st = l.steps[k];
+        const std::string what = l.name + " step " + std::to_string(k + 1) + ": ";
+        if (!st.emulator_only.empty()) {
+            lines.push_back(what + "not recorded (emulator only: " + st.emulator_only + ")");
+            continue;
+        }
+        Trace t = run ? run(st.schedule) : emulate(st.schedule);
+        if (t.events.size() > max_events) {
+            lines.push_back(what + "not recorded (" + std::to_string(t.events.size()) + " events, over " +
+                            std::to_string(max_events) + ")");
+            continue;
+        }
+        device = t.device;
+        std::ofstream out(step_file(dir, k), std::ios::binary);
+        write_trace_json(out, t);
+        if (!out) throw Error(step_file(dir, k) + ": cannot write");
+        lines.push_back(what + "recorded on " + t.device + " (" + std::to_string(t.events.size()) + " events)");
+    }
+    std::ofstream meta(fs::path(dir) / "recorded.txt");
+    meta << "device: " << device << "\ndate: " << utc_now() << "\n";
+    if (!meta) throw Error(dir + "/recorded.txt: cannot write");
+    return lines;
+}
+
+}  // namespace rl
