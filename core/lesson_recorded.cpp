@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 
 #include "core/emulator.h"
@@ -68,7 +69,14 @@ RecordedLesson load_recorded(const Lesson& l) {
     for (size_t k = 0; k < l.steps.size(); ++k) {
         const std::string path = step_file(r.dir, k);
         std::ifstream in(path, std::ios::binary);
-        if (!in) continue;
+        if (!in) {  // a step that runs an earlier step's schedule plays that step's recording (written once)
+            for (size_t j = 0; j < k; ++j)
+                if (r.steps[j] && same_schedule(l.steps[j].schedule, l.steps[k].schedule)) {
+                    r.steps[k] = r.steps[j];
+                    break;
+                }
+            continue;
+        }
         try {
             Trace t = read_trace_json(in);
             if (!same_schedule(t.schedule, l.steps[k].schedule)) {
@@ -89,11 +97,18 @@ std::vector<std::string> record_lesson(const Lesson& l, const ScheduleRunner& ru
     std::vector<std::string> lines;
     fs::create_directories(dir);
     std::string device;
+    std::vector<size_t> recorded;  // the steps written, each with a schedule no earlier step had
     for (size_t k = 0; k < l.steps.size(); ++k) {
         const LessonStep& st = l.steps[k];
         const std::string what = l.name + " step " + std::to_string(k + 1) + ": ";
         if (!st.emulator_only.empty()) {
             lines.push_back(what + "not recorded (emulator only: " + st.emulator_only + ")");
+            continue;
+        }
+        const auto same = std::find_if(recorded.begin(), recorded.end(),
+                                       [&](size_t j) { return same_schedule(l.steps[j].schedule, st.schedule); });
+        if (same != recorded.end()) {
+            lines.push_back(what + "the schedule of step " + std::to_string(*same + 1) + ", whose recording it plays");
             continue;
         }
         Trace t = run ? run(st.schedule) : emulate(st.schedule);
@@ -103,6 +118,7 @@ std::vector<std::string> record_lesson(const Lesson& l, const ScheduleRunner& ru
             continue;
         }
         device = t.device;
+        recorded.push_back(k);
         std::ofstream out(step_file(dir, k), std::ios::binary);
         write_trace_json(out, t);
         if (!out) throw Error(step_file(dir, k) + ": cannot write");

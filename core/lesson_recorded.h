@@ -24,8 +24,9 @@ std::string recorded_dir(const Lesson& l);
 RecordedLesson load_recorded(const Lesson& l);
 
 // Records every step of l with run (a GPU runner, or the emulator in tests) into dir: step-K.json (K from 1)
-// for steps that may run there (not emulator_only) and whose trace has at most max_events events (committed
-// files stay small), and recorded.txt with the device and the UTC date. Returns one line per step.
+// for steps that may run there (not emulator_only), whose trace has at most max_events events (committed
+// files stay small) and whose schedule no earlier step ran (load_recorded gives such a step the earlier
+// recording), and recorded.txt with the device and the UTC date. Returns one line per step.
 std::vector<std::string> record_lesson(const Lesson& l, const ScheduleRunner& run, const std::string& dir,
                                        size_t max_events);
 

@@ -13,7 +13,7 @@ struct LessonsArgs {
     std::string show;     // print one lesson's steps with the narrative filled from the trace
     std::string quiz;     // ask one lesson's knowledge checks on stdin, grade each answer
     std::string record;   // record every lesson step's trace (--backend cuda on a GPU) under DIR/NAME/
-    size_t max_events = 2000;   // --record: steps with more events are not recorded (committed files stay small)
+    size_t max_events = 16000;   // --record: steps with more events are not recorded (committed files stay small)
     std::string only;     // --lesson NAME: check or list only this lesson
     std::string dir;      // --dir: the lessons folder (default: core/data_paths search_lessons_dir)
     std::string backend = "cpu";  // cpu (the emulator) or cuda: where each step's schedule runs

@@ -81,8 +81,10 @@ expect 0 "record a lesson's steps" -- "$RLAB" lessons --dir "$tmp/r" --record "$
 contains out "eight-threads step 1: recorded on CPU SIMT emulator" "each step recorded, with the device"
 [ -s "$tmp/r/recorded/eight-threads/step-1.json" ] || { echo "FAIL: no step-1.json"; fails=$((fails + 1)); }
 grep -q "^date: 20" "$tmp/r/recorded/eight-threads/recorded.txt" || { echo "FAIL: recorded.txt has no date"; fails=$((fails + 1)); }
+contains out "eight-threads step 3: the schedule of step 2, whose recording it plays" "a repeated schedule is written once"
+[ -e "$tmp/r/recorded/eight-threads/step-3.json" ] && { echo "FAIL: step-3.json repeats step 2's schedule"; fails=$((fails + 1)); }
 expect 0 "check plays the recordings" -- "$RLAB" lessons --dir "$tmp/r" --check
-contains out "step(s) recorded on CPU SIMT emulator" "the recordings checked, labelled"
+contains out "7 step(s) recorded on CPU SIMT emulator" "the recordings checked, labelled, a repeated schedule's step included"
 python3 - "$tmp/r/recorded/eight-threads/step-2.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); d["schedule"]["seed"] = 99; json.dump(d, open(sys.argv[1], "w"))
