@@ -414,18 +414,25 @@ private:
             w_.line("    }");
         } else {
             w_.line("    // A shared-memory tree over the partials, sequential addressing, a barrier after each level.");
-            w_.line("    for (unsigned stride = top_offset(warps); stride > 0; stride /= 2) {");
-            w_.line("        if (tid < stride && tid + stride < warps) {");
-            w_.line("            const Value x = partial_smem[tid], y = partial_smem[tid + stride];", "smem-load");
-            w_.line("            v = combine(x, y);", "block-combine");
-            w_.line("            partial_smem[tid] = v;", "block-tree-store");
-            w_.line("        }");
-            w_.line("        __syncthreads();", "tree-barrier");
-            w_.line("    }");
+            tree_loop("partial_smem", "stride", "top_offset(warps)", "stride > 0", "tid < stride && tid + stride < warps");
         }
         w_.line("    return v;");
         w_.line("}");
         w_.blank();
+    }
+
+    // A block-wide shared-memory tree: `stride` halves from `first` while `more`; threads where `works`
+    // combine slots tid and tid + stride into tid; a barrier after each level.
+    void tree_loop(const std::string& smem, const std::string& stride, const std::string& first, const std::string& more,
+                   const std::string& works) {
+        w_.line("    for (unsigned " + stride + " = " + first + "; " + more + "; " + stride + " /= 2) {");
+        w_.line("        if (" + works + ") {");
+        w_.line("            const Value x = " + smem + "[tid], y = " + smem + "[tid + " + stride + "];", "smem-load");
+        w_.line("            v = combine(x, y);", "block-combine");
+        w_.line("            " + smem + "[tid] = v;", "block-tree-store");
+        w_.line("        }");
+        w_.line("        __syncthreads();", "tree-barrier");
+        w_.line("    }");
     }
 
     // The summary's blockReduce, as the lab plays it (--block-stage smem-tree-shfl).
@@ -438,14 +445,7 @@ private:
         w_.line("    const unsigned tid = threadIdx.x;");
         w_.line("    smem[tid] = v;", "smem-store");
         w_.line("    __syncthreads();", "barrier");
-        w_.line("    for (unsigned s = threads / 2; s > 32; s /= 2) {");
-        w_.line("        if (tid < s) {");
-        w_.line("            const Value x = smem[tid], y = smem[tid + s];", "smem-load");
-        w_.line("            v = combine(x, y);", "block-combine");
-        w_.line("            smem[tid] = v;", "block-tree-store");
-        w_.line("        }");
-        w_.line("        __syncthreads();", "tree-barrier");
-        w_.line("    }");
+        tree_loop("smem", "s", "threads / 2", "s > 32", "tid < s");
         w_.line("    if (tid < 32) {  // the last 64 values: one warp, no barrier needed any more");
         w_.line("        const Value x = smem[tid], y = smem[tid + 32];", "last-smem-load");
         w_.line("        v = combine(x, y);", "last-combine");
@@ -506,27 +506,25 @@ private:
         return "lift(in[" + i + "], " + i + ")";
     }
 
-    // The loop header over this thread's elements; `first` is the expression true for its first one.
-    void thread_loop_header(std::string& first) {
+    // The loop header over this thread's elements; returns the index of its first element.
+    const char* thread_loop_header() {
         const bool order_bug = s_.has(Bug::GridStrideOrder);
         if (assign_ == Assign::Contiguous) {
             w_.line("    const unsigned long long begin = g * CHUNK, end = begin + CHUNK < N ? begin + CHUNK : N;");
             w_.line("    for (unsigned long long i = begin; i < end; ++i) {  // CHUNK consecutive elements, in order");
-            first = "begin";
-        } else {
-            if (order_bug)
-                w_.bug("    // BUG grid-stride-order: a grid-stride loop gives a thread elements g, g + THREADS, ...: not adjacent ranges");
-            w_.line_if_bug(order_bug, "    for (unsigned long long i = g; i < N; i += THREADS) {  // grid-stride: every THREADS-th element");
-            first = "g";
+            return "begin";
         }
+        if (order_bug)
+            w_.bug("    // BUG grid-stride-order: a grid-stride loop gives a thread elements g, g + THREADS, ...: not adjacent ranges");
+        w_.line_if_bug(order_bug, "    for (unsigned long long i = g; i < N; i += THREADS) {  // grid-stride: every THREADS-th element");
+        return "g";
     }
 
     void thread_stage() {
         const bool uninit = s_.has(Bug::UninitTail);
-        std::string first;
         if (grid_ == GridStage::AtomicElement) {
             w_.line_if_bug(grid_ != layout_, "    // Thread stage: this thread's elements, each combined atomically into *out.");
-            thread_loop_header(first);
+            thread_loop_header();
             w_.line("        const Value x = " + load_expr("i") + ";", "load");
             if (s_.has(Bug::AtomicPerElement))
                 w_.bug("        atomic_combine(out, x);  // BUG atomic-per-element: every element contends for *out", "atomic");
@@ -548,7 +546,7 @@ private:
             w_.line("    unsigned depth = 0;");
             w_.line("    unsigned long long count = 0;");
         }
-        thread_loop_header(first);
+        const std::string first = thread_loop_header();
         w_.line("        const Value x = " + load_expr("i") + ";", "load");
         switch (a) {
             case Accum::Plain:

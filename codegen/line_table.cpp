@@ -4,6 +4,7 @@
 #include <bit>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include "codegen/kernel_source.h"
 
@@ -78,11 +79,11 @@ struct Classifier {
     // A thread with c items merges c - popcount(c) times while pushing and popcount(c) - 1 times at the
     // end (core/accum.h): its last popcount(c) - 1 thread-stage combines are the final merges.
     void mark_pairwise_finish() {
-        std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, std::vector<uint32_t>>> per_thread;
+        std::unordered_map<uint64_t, std::pair<uint64_t, std::vector<uint32_t>>> per_thread;  // block << 16 | thread
         for (uint32_t i = 0; i < ev.size(); ++i) {
             const Event& e = ev[i];
             if (e.flags & kFinisher) continue;
-            auto& slot = per_thread[{e.block, e.thread}];
+            auto& slot = per_thread[uint64_t(e.block) << 16 | e.thread];
             if (e.kind == EventKind::Load) ++slot.first;
             if (e.kind == EventKind::Combine && thread_stage(e)) slot.second.push_back(i);
         }
@@ -186,8 +187,18 @@ std::vector<uint32_t> line_table(const KernelSource& src, const Trace& t) {
         if (!src.lines[i].site.empty()) line_of_site.emplace(src.lines[i].site, uint32_t(i + 1));
     std::vector<std::string_view> sites = event_sites(t);
     std::vector<uint32_t> out(sites.size(), 0);
-    for (size_t i = 0; i < sites.size(); ++i)
-        if (auto it = line_of_site.find(sites[i]); it != line_of_site.end()) out[i] = it->second;
+    // Site names are a few dozen string literals: remember each one's line by its address.
+    std::vector<std::pair<const char*, uint32_t>> seen;
+    for (size_t i = 0; i < sites.size(); ++i) {
+        if (sites[i].empty()) continue;
+        auto hit = std::find_if(seen.begin(), seen.end(), [&](const auto& p) { return p.first == sites[i].data(); });
+        if (hit == seen.end()) {
+            auto it = line_of_site.find(sites[i]);
+            seen.emplace_back(sites[i].data(), it == line_of_site.end() ? 0u : it->second);
+            hit = seen.end() - 1;
+        }
+        out[i] = hit->second;
+    }
     return out;
 }
 

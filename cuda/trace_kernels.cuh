@@ -348,21 +348,24 @@ template <class OpT, bool kRecord> struct Ctx {
             return;
         }
         const uint32_t levels = levels_for(W);
-        for (uint32_t level = 0; level < levels; ++level) {
-            const uint32_t stride = bit_floor32(W - 1) >> level;
-            if (tid < stride && tid + stride < W) {
-                T x = read_slot(smem, P0 + tid, step);
-                T y = read_slot(smem, P0 + tid + stride, step);
-                T c = combine(step, x, y);
-                write_slot(smem, P0 + tid, step, c);
-                r = c;
-            }
-            ++step;
-            if (mine && lane == 0)
-                rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
-            __syncthreads();
-            ++step;
+        for (uint32_t level = 0; level < levels; ++level) tree_level(r, smem, tid, P0, bit_floor32(W - 1) >> level, W, step);
+    }
+
+    // One level of a shared-memory tree with a barrier after it: thread tid < stride (with tid + stride
+    // < bound) combines slots base + tid and base + tid + stride into base + tid. Every thread calls it.
+    __device__ void tree_level(T& r, T* smem, uint32_t tid, uint32_t base, uint32_t stride, uint32_t bound, uint32_t& step) {
+        if (tid < stride && tid + stride < bound) {
+            T x = read_slot(smem, base + tid, step);
+            T y = read_slot(smem, base + tid + stride, step);
+            T c = combine(step, x, y);
+            write_slot(smem, base + tid, step, c);
+            r = c;
         }
+        ++step;
+        if (tid < threads && tid % 32 == 0)  // lane 0 of each participating warp records its arrival
+            rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, tid / 32), kNoEvent, kNoEvent, p.identity_bits, 0);
+        __syncthreads();
+        ++step;
     }
 
     // The summary's blockReduce over all `threads` threads (a power of two >= 64), as core/emulator.cpp
@@ -378,20 +381,7 @@ template <class OpT, bool kRecord> struct Ctx {
             rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
         __syncthreads();
         ++step;
-        for (uint32_t s = n / 2; s > 32; s >>= 1) {
-            if (tid < s) {
-                T x = read_slot(smem, tid, step);
-                T y = read_slot(smem, tid + s, step);
-                T c = combine(step, x, y);
-                write_slot(smem, tid, step, c);
-                r = c;
-            }
-            ++step;
-            if (mine && lane == 0)
-                rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
-            __syncthreads();
-            ++step;
-        }
+        for (uint32_t s = n / 2; s > 32; s >>= 1) tree_level(r, smem, tid, 0, s, n, step);
         if (warp == 0) {
             T x = read_slot(smem, tid, step);
             T y = read_slot(smem, tid + 32, step);

@@ -136,7 +136,7 @@ expect 0 "kernel with a bug and its harness to a file" -- "$RLAB" kernel --n 300
 grep -q "BUG unbounded-source" "$tmp/k.cu" || { echo "FAIL: kernel -o lacks the bug's mark"; fails=$((fails + 1)); }
 grep -q "^int main()" "$tmp/k.cu" || { echo "FAIL: kernel --harness lacks main()"; fails=$((fails + 1)); }
 expect 0 "kernel for the summary's blockReduce" -- "$RLAB" kernel --n 4096 --block 256 --block-stage smem-tree-shfl
-contains out "smem[tid + 32]" "kernel: blockReduce's last add"
+contains out "y = smem.tid + 32.;" "kernel: blockReduce's last add"
 expect 2 "kernel bad flag" -- "$RLAB" kernel --warp shfl-sideways
 one_line_error "kernel bad flag"
 contains err "shfl-down|shfl-down-asc" "kernel error lists the warp stages"
