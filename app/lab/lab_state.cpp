@@ -82,6 +82,7 @@ void LabState::adopt_trace() {
     selected = kNoEvent;
     cone.clear();
     cone_size = 0;
+    line_marks.clear();
     view_fitted = false;
 }
 

@@ -43,6 +43,7 @@ struct LabState {
     uint32_t selected = kNoEvent;
     std::vector<uint8_t> cone;    // 1 per event in the selected event's dependency cone
     uint64_t cone_size = 0;
+    std::vector<uint8_t> line_marks;  // 1 per event of the source line clicked (source_view.h's pick_line), else empty
     bool dark = true;
     float font_scale = 1.0f;
     bool font_dirty = true;
@@ -58,6 +59,7 @@ struct LabState {
     std::shared_ptr<BenchJob> bench_job = std::make_shared<BenchJob>();  // shared: LabState stays copyable
     NumericsState numerics;       // the comparison of `schedule` (computed while the numerics view is open)
     bool numerics_open = false;   // the numerics table takes the canvas's place
+    bool source_open = true;      // the lab bench's source panel under the canvas (S)
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
     LessonPlayer lesson;          // the lesson open (--lesson), if any
 
