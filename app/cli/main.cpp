@@ -10,6 +10,7 @@
 #include "app/cli/depth_command.h"
 #include "app/cli/eight_threads.h"
 #include "app/cli/import_command.h"
+#include "app/cli/kernel_command.h"
 #include "app/cli/lessons_command.h"
 #include "app/cli/numerics_command.h"
 #include "app/cli/trace_command.h"
@@ -48,13 +49,15 @@ int main(int argc, char** argv) {
     BenchArgs bench;
     LessonsArgs lessons;
     NumericsArgs numerics;
+    KernelArgs kernel;
     std::vector<Command> commands{command(app, trace, add_trace_command, run_trace),
                                   command(app, depth, add_depth_command, run_depth),
                                   command(app, check, add_check_command, run_check),
                                   command(app, import, add_import_command, run_import),
                                   command(app, bench, add_bench_command, run_bench),
                                   command(app, lessons, add_lessons_command, run_lessons),
-                                  command(app, numerics, add_numerics_command, run_numerics)};
+                                  command(app, numerics, add_numerics_command, run_numerics),
+                                  command(app, kernel, add_kernel_command, run_kernel)};
 #ifdef RLAB_HAVE_RENDER
     RenderArgs render;
     commands.push_back(command(app, render, add_render_command, run_render));

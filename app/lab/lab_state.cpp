@@ -69,6 +69,8 @@ bool LabState::set_time_view(bool on) {
 }
 
 void LabState::adopt_trace() {
+    source.build(trace);
+    source_line = 0;
     layout = render::build_layout(trace);
     time_layout = render::build_time_layout(trace);
     if (time_view && time_layout.rows.empty()) {

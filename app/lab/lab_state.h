@@ -7,6 +7,7 @@
 #include "app/backend/backend.h"
 #include "app/lab/bench_job.h"
 #include "app/lab/lesson_player.h"
+#include "app/lab/source_model.h"
 #include "app/lab/numerics_state.h"
 #include "app/lab/timings.h"
 #include "app/render/scene.h"
@@ -62,6 +63,9 @@ struct LabState {
     bool source_open = true;      // the lab bench's source panel under the canvas (S)
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
     LessonPlayer lesson;          // the lesson open (--lesson), if any
+    SourceModel source;           // the CUDA source of the trace's schedule, rebuilt in adopt_trace()
+    int source_line = 0;          // the source line clicked (1-based), 0 = none
+    bool source_diff = false;     // show the clean-vs-buggy diff instead of the source
 
     uint32_t pending_pick(float x, float y) const { return render::pick(last_scene, x, y); }
 

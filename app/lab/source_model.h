@@ -1,0 +1,23 @@
+// app/lab/source_model.h — the source of the shown trace and the links between its lines and events.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_source.h"
+#include "core/trace.h"
+
+namespace rl::lab {
+
+struct SourceModel {
+    KernelSource source;          // of the trace's schedule
+    KernelSource clean;           // of the same schedule without bugs (== source when no bug)
+    std::vector<DiffLine> diff;
+    std::vector<uint32_t> event_line;   // per event of the trace (line_table)
+    std::string error;            // why there is no source (an invalid schedule in an imported trace), else ""
+    void build(const Trace& t);   // recomputes everything for a new trace
+    std::vector<int> lines_of_step(const Trace& t, uint16_t step) const;  // sorted, unique
+    std::vector<uint32_t> events_of_line(int line) const;                 // event indices
+};
+
+}  // namespace rl::lab
