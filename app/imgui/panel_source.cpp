@@ -33,8 +33,10 @@ void scroll_to(int row, float line_h, uint64_t key) {
     static uint64_t last_key = ~uint64_t(0);
     if (key == last_key || row < 0) return;
     last_key = key;
+    // Near an edge counts as out of view: the lines above the lit ones give them their context.
     const float top = float(row) * line_h, view_h = ImGui::GetWindowHeight(), y = ImGui::GetScrollY();
-    if (top < y || top + line_h > y + view_h) ImGui::SetScrollY(std::max(0.0f, top - view_h * 0.3f));
+    const float margin = std::min(2.0f * line_h, view_h * 0.25f);
+    if (top < y + margin || top + line_h > y + view_h - margin) ImGui::SetScrollY(std::max(0.0f, top - view_h * 0.3f));
 }
 
 }  // namespace

@@ -58,8 +58,9 @@ int SourceView::first_visible_row() const { return verticalScrollBar()->value();
 
 void SourceView::ensure_visible(int row) {
     if (row < 0) return;
-    const int first = first_visible_row(), n = visible_rows();
-    if (row < first || row >= first + n) verticalScrollBar()->setValue(std::max(0, row - n / 3));
+    // Near an edge counts as out of view: the lines above the lit ones give them their context.
+    const int first = first_visible_row(), n = visible_rows(), margin = std::min(2, n / 4);
+    if (row < first + margin || row >= first + n - margin) verticalScrollBar()->setValue(std::max(0, row - n / 3));
 }
 
 int SourceView::row_of_line(int line) const {
@@ -75,7 +76,8 @@ QPoint SourceView::point_of_row(int row) {
 
 void SourceView::resizeEvent(QResizeEvent* e) {
     QAbstractScrollArea::resizeEvent(e);
-    update_scroll_range();
+    focus_key_ = -1;  // the window got its size (or another one): bring the focus into view at this size
+    refresh();
 }
 
 void SourceView::paintEvent(QPaintEvent*) {

@@ -449,10 +449,11 @@ struct Builder {
             const float x0 = col_x(a.src_col + 0.5), x1 = col_x(a.dst_col + 0.5);
             const float y0 = box_bottom(a.src_row), y1 = box_top(ri);
             Color col = (e.flags & kUndefined) ? P.undefined : P.arrow;
+            if (v.is_marked(a.event)) col = P.line_mark;  // a shuffle of the source line clicked
             if (!in_cone(a.event)) col.a *= 0.25f;
             if (current) col.a *= 0.55f;
             const uint32_t off = e.kind == EventKind::Shuffle ? e.shuffle_offset() : 0;
-            const float width = std::clamp(float(v.px_per_col) * 0.05f, 1.5f, 3.5f * fs);
+            const float width = std::clamp(float(v.px_per_col) * 0.05f, 1.5f, 3.5f * fs) * (v.is_marked(a.event) ? 1.5f : 1.0f);
             s.arrows.push_back({x0, y0, x1, y1 - 1.0f, col, width, std::clamp(width * 3.5f, 6.0f, 13.0f * fs), a.event, off});
             if (labels && off) {
                 const float lx = x0 + (x1 - x0) * 0.72f, ly = y0 + (y1 - y0) * 0.72f;
