@@ -42,6 +42,12 @@ std::vector<SourceRow> source_rows(const LabState& s) {
     if (s.source_diff && has_bug_diff(s) && !s.source.diff.empty()) {
         rows.reserve(s.source.diff.size());
         for (const DiffLine& d : s.source.diff) rows.push_back(make(d.op == '-' ? 0 : d.bug_line, d.op == '+' ? 0 : d.clean_line, d.op));
+        // In each run of changed lines the clean ones first, as diffs read: what was there, then what the bug put.
+        for (auto it = rows.begin(); it != rows.end();) {
+            const auto end = std::find_if(it, rows.end(), [](const SourceRow& r) { return r.op == ' '; });
+            std::stable_partition(it, end, [](const SourceRow& r) { return r.op == '-'; });
+            it = end == rows.end() ? end : end + 1;
+        }
         return rows;
     }
     rows.reserve(s.source.source.lines.size());

@@ -4,6 +4,7 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QTextDocument>
+#include <algorithm>
 #include <fstream>
 #include "app/lab/frame.h"
 #include "app/qt/scene_painter.h"
@@ -65,11 +66,14 @@ void paint_handout_code(QPainter& p, const lab::LabState& lab, const QRectF& are
     const double label_h = min_px * 1.8;
     p.drawText(QRectF(area.x(), area.y(), area.width(), label_h), Qt::AlignLeft | Qt::AlignVCenter,
                lab::has_bug_diff(lab) ? "CUDA source (lit: this step; red bar: the bug's lines)" : "CUDA source (lit: this step)");
-    size_t longest = 0;
-    for (const lab::SourceRow& r : rows) longest = std::max(longest, r.text.size());
+    // Fit the width of nine lines in ten (the longest are comments: they may run into the margin and be cut).
+    std::vector<size_t> lengths;
+    for (const lab::SourceRow& r : rows) lengths.push_back(r.text.size());
+    std::sort(lengths.begin(), lengths.end());
+    const size_t typical = lengths[std::min(lengths.size() - 1, lengths.size() * 9 / 10)];
     const QRectF code(area.x(), area.y() + label_h, area.width(), area.height() - label_h);
     // Monospaced: advance ~0.602 em, line ~1.17 em (DejaVu Sans Mono) times the painter's 1.15 spacing.
-    const double cols = double(longest) + 5.0 + double(std::to_string(rows.size()).size());
+    const double cols = double(typical) + 5.0 + double(std::to_string(rows.size()).size());
     double px = std::min({max_px, code.width() / (cols * 0.602), code.height() / (double(rows.size()) * 1.17 * 1.15)});
     px = std::max(px, min_px);
     const QFont font = code_font(px);
@@ -110,16 +114,16 @@ std::string export_pdf(const std::string& path, Classroom& c) {
         p.drawText(QRectF(0, 0, W, H * 0.04), Qt::AlignLeft | Qt::AlignVCenter, title);
         p.drawText(QRectF(0, 0, W, H * 0.04), Qt::AlignRight | Qt::AlignVCenter,
                    QString("page %1 of %2").arg(k + 1).arg(c.last_page() + 1));
-        // The picture, drawn as vectors, scaled into the left 58% of the top half; the code beside it.
+        // The picture, drawn as vectors, scaled into the left 54% of the top half; the code beside it.
         const float sw = 1600, sh = 900;
         const render::Scene s = page_scene(c, sw, sh, false, 1.25f);
-        const double left_w = W * 0.58, pic_h = H * 0.52, scale = std::min(left_w / sw, pic_h / sh);
+        const double left_w = W * 0.54, pic_h = H * 0.52, scale = std::min(left_w / sw, pic_h / sh);
         p.save();
         p.translate((left_w - sw * scale) / 2, H * 0.05);
         p.scale(scale, scale);
         paint_scene(p, s);
         p.restore();
-        paint_handout_code(p, c.lab, QRectF(W * 0.6, H * 0.05, W * 0.4, H * 0.95), H * 0.022, H * 0.0125);
+        paint_handout_code(p, c.lab, QRectF(W * 0.56, H * 0.05, W * 0.44, H * 0.95), H * 0.02, H * 0.0105);
         // The narrative below the picture.
         QTextDocument doc;
         QFont body("DejaVu Sans");

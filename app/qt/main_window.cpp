@@ -336,7 +336,7 @@ void MainWindow::set_presenter(bool on) {
         addDockWidget(Qt::BottomDockWidgetArea, narrative_dock_);
         narrative_dock_->show();
         resizeDocks({narrative_dock_}, {int(height() * 0.3)}, Qt::Vertical);
-        if (source_dock_->isVisible()) {  // the code beside the canvas, at presenter size
+        if (!source_dock_->isHidden()) {  // the code beside the canvas, at presenter size (the window may not be shown yet)
             removeDockWidget(source_dock_);
             addDockWidget(Qt::RightDockWidgetArea, source_dock_);
             source_dock_->show();

@@ -7,6 +7,7 @@
 #include "app/lab/frame.h"
 #include "app/lab/source_view.h"
 #include "core/emulator.h"
+#include "tests/support/line_marks.h"
 
 using namespace rl;
 using namespace rl::lab;
@@ -21,22 +22,6 @@ LabState run(Schedule sch) {
     REQUIRE(s.source.error.empty());
     REQUIRE(s.source.event_line.size() == s.trace.events.size());
     return s;
-}
-
-// The events drawn (value boxes and arrows) and those drawn in the line-mark colour.
-void marked_in_scene(const render::Scene& sc, bool dark, std::set<uint32_t>& marked, std::set<uint32_t>& drawn) {
-    const render::Color m = render::palette(dark).line_mark;
-    const auto is_mark = [&](const render::Color& c) { return c.r == m.r && c.g == m.g && c.b == m.b; };
-    for (const render::SceneBox& b : sc.boxes)
-        if (b.role == render::BoxRole::Value && b.event != kNoEvent) {
-            drawn.insert(b.event);
-            if (is_mark(b.edge)) marked.insert(b.event);
-        }
-    for (const render::SceneArrow& a : sc.arrows)
-        if (a.event != kNoEvent) {
-            drawn.insert(a.event);
-            if (is_mark(a.color)) marked.insert(a.event);
-        }
 }
 
 std::set<int> lit_lines(const std::vector<SourceRow>& rows) {
@@ -108,7 +93,7 @@ TEST_CASE("source view: a click on a line marks exactly its events; a click on a
     for (const int line : {shuffle, box_line}) {
         pick_line(s, line);
         std::set<uint32_t> marked, drawn;
-        marked_in_scene(frame_scene(s, 900, 600), s.dark, marked, drawn);
+        test::line_marked_events(frame_scene(s, 900, 600), s.dark, marked, drawn);
         std::set<uint32_t> expected;
         for (uint32_t e : drawn)
             if (s.source.event_line[e] == uint32_t(line)) expected.insert(e);

@@ -3,6 +3,8 @@
 // presenter mode makes the code large, and the PDF handout prints the code. Expectations come from codegen directly
 // (kernel_source, line_table), not from the panel's model.
 #include <QApplication>
+#include <QCheckBox>
+#include <QRegularExpression>
 #include <QDockWidget>
 #include <QProcess>
 #include <QStandardPaths>
@@ -11,6 +13,7 @@
 #include "app/qt/help_menu.h"
 #include "app/qt/main_window.h"
 #include "codegen/kernel_source.h"
+#include "tests/support/line_marks.h"
 
 using namespace rl;
 
@@ -19,22 +22,6 @@ namespace {
 void activate(QWidget& w) {
     QApplication::setActiveWindow(&w);
     QTest::qWait(20);
-}
-
-// The events drawn (value boxes, arrows) in the canvas's last frame, and those in the line-mark colour.
-void drawn_boxes(const render::Scene& sc, bool dark, std::set<uint32_t>& drawn, std::set<uint32_t>& edged) {
-    const render::Color m = render::palette(dark).line_mark;
-    const auto is_mark = [&](const render::Color& c) { return c.r == m.r && c.g == m.g && c.b == m.b; };
-    for (const render::SceneBox& b : sc.boxes)
-        if (b.role == render::BoxRole::Value && b.event != kNoEvent) {
-            drawn.insert(b.event);
-            if (is_mark(b.edge)) edged.insert(b.event);
-        }
-    for (const render::SceneArrow& a : sc.arrows)  // shuffles are drawn as arrows
-        if (a.event != kNoEvent) {
-            drawn.insert(a.event);
-            if (is_mark(a.color)) edged.insert(a.event);
-        }
 }
 
 Schedule two_warps(uint16_t bugs = 0) {
@@ -91,7 +78,7 @@ private slots:
         w.canvas()->repaint();
         QApplication::processEvents();
         std::set<uint32_t> drawn, edged, expected;
-        drawn_boxes(w.canvas()->last_scene(), c.lab.dark, drawn, edged);
+        test::line_marked_events(w.canvas()->last_scene(), c.lab.dark, edged, drawn);
         for (uint32_t e : drawn)
             if (of_line.count(e)) expected.insert(e);
         QVERIFY(!expected.empty());
@@ -101,7 +88,7 @@ private slots:
         const render::SceneBox* target = nullptr;
         for (const render::SceneBox& b : w.canvas()->last_scene().boxes)
             if (b.role == render::BoxRole::Value && b.event != kNoEvent && table[b.event] && int(table[b.event]) != shuffle &&
-                b.w > 8) {
+                b.w >= 4 && b.h >= 4) {
                 target = &b;
                 break;
             }
