@@ -340,7 +340,7 @@ void MainWindow::set_presenter(bool on) {
             removeDockWidget(source_dock_);
             addDockWidget(Qt::RightDockWidgetArea, source_dock_);
             source_dock_->show();
-            resizeDocks({source_dock_}, {int(screen()->geometry().width() * 0.42)}, Qt::Horizontal);
+            resizeDocks({source_dock_}, {int(screen()->geometry().width() * 0.5)}, Qt::Horizontal);
         }
         menuBar()->hide();
         showFullScreen();
@@ -391,7 +391,7 @@ void MainWindow::apply_style() {
             "QLabel { color: #ffffff; background: #000000; font-size: %2px; font-weight: bold; }"
             "QToolBar::separator { background: #ffffff; width: 2px; margin: 4px 6px; }").arg(px).arg(int(px * 1.15)));
         narrative_dock_->setStyleSheet("QDockWidget { color: #ffffff; } QDockWidget::title { background: #000000; }");
-        source_dock_->setStyleSheet("QDockWidget { color: #ffffff; } QDockWidget::title { background: #000000; }"
+        source_dock_->setStyleSheet("QDockWidget { color: #ffffff; font-size: 18px; } QDockWidget::title { background: #000000; }"
                                     "QLabel, QCheckBox { color: #ffffff; background: #000000; }");
     } else {
         transport_->setStyleSheet(QString());

@@ -121,7 +121,7 @@ SourcePanel::SourcePanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
 void SourcePanel::set_font_px(double px) {
     view_->set_font_px(px);
     QFont f = font();
-    f.setPixelSize(int(std::lround(std::max(13.0, px * 0.8))));
+    f.setPixelSize(int(std::lround(std::max(13.0, px * 0.9))));  // 18 px beside presenter-size code
     legend_->setFont(f);
     diff_->setFont(f);
 }
