@@ -7,7 +7,7 @@
 #include "app/lab/frame.h"
 #include "app/lab/source_view.h"
 #include "core/emulator.h"
-#include "tests/support/line_marks.h"
+#include "tests/support/source_view.h"
 
 using namespace rl;
 using namespace rl::lab;
@@ -34,10 +34,7 @@ std::set<int> lit_lines(const std::vector<SourceRow>& rows) {
 }  // namespace
 
 TEST_CASE("source view: each step lights exactly the lines of that step's events") {
-    Schedule sch;
-    sch.n = 40;
-    sch.block = 64;  // two warps, a partial one: loads, shuffles, shared-memory partials, a barrier
-    LabState s = run(sch);
+    LabState s = run(test::two_warps());
     const int shuffle = s.source.source.line_of("shuffle");
     REQUIRE(shuffle > 0);
     int shuffle_steps = 0;
@@ -119,11 +116,7 @@ TEST_CASE("source view: a click on a line marks exactly its events; a click on a
 }
 
 TEST_CASE("source view: with a bug on, the diff holds the clean and the buggy source; without one there is none") {
-    Schedule sch;
-    sch.n = 40;
-    sch.block = 64;
-    sch.bugs = uint16_t(Bug::FullMaskPartialWarp);
-    LabState s = run(sch);
+    LabState s = run(test::two_warps(uint16_t(Bug::FullMaskPartialWarp)));
     CHECK(has_bug_diff(s));
     const std::vector<SourceRow> plain = source_rows(s);
     int bug_rows = 0;
@@ -151,8 +144,7 @@ TEST_CASE("source view: with a bug on, the diff holds the clean and the buggy so
     CHECK(plus > 0);
     CHECK(minus + plus > 0);
 
-    sch.bugs = 0;
-    LabState ok = run(sch);
+    LabState ok = run(test::two_warps());
     ok.source_diff = true;
     CHECK_FALSE(has_bug_diff(ok));
     for (const SourceRow& r : source_rows(ok)) CHECK(r.op == ' ');

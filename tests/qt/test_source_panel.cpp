@@ -13,7 +13,7 @@
 #include "app/qt/help_menu.h"
 #include "app/qt/main_window.h"
 #include "codegen/kernel_source.h"
-#include "tests/support/line_marks.h"
+#include "tests/support/source_view.h"
 
 using namespace rl;
 
@@ -22,14 +22,6 @@ namespace {
 void activate(QWidget& w) {
     QApplication::setActiveWindow(&w);
     QTest::qWait(20);
-}
-
-Schedule two_warps(uint16_t bugs = 0) {
-    Schedule s;
-    s.n = 40;
-    s.block = 64;
-    s.bugs = bugs;
-    return s;
 }
 
 }  // namespace
@@ -41,7 +33,7 @@ private slots:
 
     void shows_the_schedules_source_and_links_lines_and_events() {
         qt::Classroom c;
-        QVERIFY(c.open_schedule(two_warps()));
+        QVERIFY(c.open_schedule(test::two_warps()));
         qt::MainWindow w(c);
         w.resize(1500, 850);
         w.show();
@@ -117,7 +109,7 @@ private slots:
 
     void bug_diff_key_and_help() {
         qt::Classroom c;
-        QVERIFY(c.open_schedule(two_warps(uint16_t(Bug::FullMaskPartialWarp))));
+        QVERIFY(c.open_schedule(test::two_warps(uint16_t(Bug::FullMaskPartialWarp))));
         qt::MainWindow w(c);
         w.resize(1500, 850);
         w.show();
