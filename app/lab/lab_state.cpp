@@ -85,6 +85,7 @@ void LabState::adopt_trace() {
     cone.clear();
     cone_size = 0;
     line_marks.clear();
+    step_lines_for = -1;
     view_fitted = false;
 }
 
