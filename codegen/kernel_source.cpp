@@ -31,7 +31,8 @@ public:
         B_ = s.block;
         G_ = s.grid_size();
         W_ = s.warps_per_block();
-        P_ = B_ < G_ ? B_ : G_;
+        P_ = s.finish_threads();
+        tree_shfl_ = s.block_stage == BlockStage::SmemTreeShfl;
         Kp_ = (G_ + P_ - 1) / P_;
         // The functions written follow the declared grid stage; under atomic-per-element only the kernel's
         // body changes (its thread loop does one atomic per element), so the bug stays a few lines.
@@ -46,7 +47,9 @@ public:
         header(harness);
         sizes();
         operator_section();
-        if (layout_ != GridStage::AtomicElement) {
+        if (layout_ != GridStage::AtomicElement && tree_shfl_) {
+            block_reduce_tree_shfl();
+        } else if (layout_ != GridStage::AtomicElement) {
             if (shuffle_) {
                 shuffle_warp_reduce(false);
                 if (s_.has(Bug::DivergentShuffle)) shuffle_warp_reduce(true);
@@ -72,7 +75,7 @@ private:
     WarpStage warp_{};
     Assign assign_{};
     GridStage grid_{}, layout_{};
-    bool assign_bug_ = false;
+    bool assign_bug_ = false, tree_shfl_ = false;
     bool shuffle_ = false, finisher_ = false, unbounded_ = false, struct_value_ = false;
     uint32_t B_ = 0, G_ = 0, W_ = 0, P_ = 0, Kp_ = 0;
 
@@ -85,6 +88,8 @@ private:
         w_.blank();
         if (layout_ == GridStage::Cooperative && G_ > 1)
             w_.line("#include <cooperative_groups.h>");
+        if (s_.type != DType::I32 && (s_.op == Op::Max || s_.op == Op::Min || s_.op == Op::ArgMax))
+            w_.line("#include <cuda/std/limits>");
         if (s_.type == DType::BF16) w_.line("#include <cuda_bf16.h>");
         if (s_.type == DType::F16) w_.line("#include <cuda_fp16.h>");
         if (harness) harness_includes(w_);
@@ -139,11 +144,12 @@ private:
     }
     std::string lowest() const {
         if (s_.type == DType::I32) return "-2147483647 - 1";
-        return s_.type == DType::F64 ? "-__builtin_huge_val()" : "-__builtin_huge_valf()";
+        return "-" + highest();
     }
     std::string highest() const {
         if (s_.type == DType::I32) return "2147483647";
-        return s_.type == DType::F64 ? "__builtin_huge_val()" : "__builtin_huge_valf()";
+        // libcu++'s numeric_limits: the same on the host, in nvcc's device code and under NVRTC
+        return s_.type == DType::F64 ? "cuda::std::numeric_limits<double>::infinity()" : "cuda::std::numeric_limits<float>::infinity()";
     }
     std::string zero() const { return s_.type == DType::F64 ? "0.0" : (s_.type == DType::I32 ? "0" : "0.0f"); }
     std::string one() const { return s_.type == DType::F64 ? "1.0" : (s_.type == DType::I32 ? "1" : "1.0f"); }
@@ -245,7 +251,7 @@ private:
         }
         w_.line("}");
         w_.blank();
-        if (shuffle_ || (!shuffle_ && warp_ == WarpStage::SmemSequential) || s_.block_stage == BlockStage::SmemTree) {
+        if (!tree_shfl_ && (shuffle_ || warp_ == WarpStage::SmemSequential || s_.block_stage == BlockStage::SmemTree)) {
             w_.line("// The first offset of a tree over `count` values: the largest power of two below count.");
             w_.line("__device__ unsigned top_offset(unsigned count) {");
             w_.line("    unsigned offset = 1;");
@@ -417,6 +423,44 @@ private:
             w_.line("        __syncthreads();", "tree-barrier");
             w_.line("    }");
         }
+        w_.line("    return v;");
+        w_.line("}");
+        w_.blank();
+    }
+
+    // The summary's blockReduce, as the lab plays it (--block-stage smem-tree-shfl).
+    void block_reduce_tree_shfl() {
+        w_.line("// The summary's blockReduce: every thread stores its value, a barrier tree halves them down to 64,");
+        w_.line("// then warp 0 adds smem[t] + smem[t + 32] and finishes with an unrolled full-warp shuffle.");
+        w_.line("// Every thread of the block calls it; `threads` is the block size, a power of two >= 64.");
+        w_.line("__device__ Value block_reduce(Value v, unsigned threads) {");
+        w_.line("    __shared__ Value smem[BLOCK];");
+        w_.line("    const unsigned tid = threadIdx.x;");
+        w_.line("    smem[tid] = v;", "smem-store");
+        w_.line("    __syncthreads();", "barrier");
+        w_.line("    for (unsigned s = threads / 2; s > 32; s /= 2) {");
+        w_.line("        if (tid < s) {");
+        w_.line("            const Value x = smem[tid], y = smem[tid + s];", "smem-load");
+        w_.line("            v = combine(x, y);", "block-combine");
+        w_.line("            smem[tid] = v;", "block-tree-store");
+        w_.line("        }");
+        w_.line("        __syncthreads();", "tree-barrier");
+        w_.line("    }");
+        w_.line("    if (tid < 32) {  // the last 64 values: one warp, no barrier needed any more");
+        w_.line("        const Value x = smem[tid], y = smem[tid + 32];", "last-smem-load");
+        w_.line("        v = combine(x, y);", "last-combine");
+        for (int off = 16; off > 0; off /= 2) {
+            std::string sh;
+            if (struct_value_) {
+                auto [f1, f2] = fields();
+                const std::string f = "__shfl_down_sync(0xffffffffu, v.";
+                sh = "Value{" + f + f1 + ", " + std::to_string(off) + "), " + f + f2 + ", " + std::to_string(off) + ")}";
+            } else {
+                sh = "__shfl_down_sync(0xffffffffu, v, " + std::to_string(off) + ")";
+            }
+            w_.line("        v = combine(v, " + sh + ");", off == 16 ? "shuffle" : "shuffle-" + std::to_string(off));
+        }
+        w_.line("    }");
         w_.line("    return v;");
         w_.line("}");
         w_.blank();

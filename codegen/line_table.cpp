@@ -16,6 +16,8 @@ struct Classifier {
     const std::vector<Event>& ev;
     std::map<std::tuple<uint32_t, bool, uint32_t>, uint16_t> first_barrier, first_warpsync;
     std::vector<uint8_t> pairwise_finish;  // per event: a pairwise stack's final merge
+    std::vector<uint8_t> last_add;         // per event: smem-tree-shfl's smem[t] + smem[t + 32] (combine and loads)
+    bool tree_shfl = false;
 
     explicit Classifier(const Trace& tr) : t(tr), s(tr.schedule), ev(tr.events), pairwise_finish(tr.events.size(), 0) {
         for (const Event& e : ev) {
@@ -24,6 +26,45 @@ struct Classifier {
             if (e.kind == EventKind::WarpSync) keep_min(first_warpsync, key, e.step);
         }
         if (s.accum == Accum::Pairwise) mark_pairwise_finish();
+        tree_shfl = s.block_stage == BlockStage::SmemTreeShfl;
+        if (tree_shfl) mark_last_add();
+    }
+
+    // smem-tree-shfl's last add reads slot t + 32 (the tree's levels read t + s with s >= 64).
+    void mark_last_add() {
+        last_add.assign(ev.size(), 0);
+        for (uint32_t i = 0; i < ev.size(); ++i) {
+            const Event& e = ev[i];
+            if (e.kind != EventKind::Combine || e.dep[1] >= ev.size()) continue;
+            const Event& y = ev[e.dep[1]];
+            if (y.kind != EventKind::SharedLoad || e.thread >= 32 || y.detail != e.thread + 32u) continue;
+            last_add[i] = last_add[e.dep[1]] = 1;
+            if (e.dep[0] < ev.size()) last_add[e.dep[0]] = 1;
+        }
+    }
+    // The line of an unrolled shuffle (and of the combine on it): one per offset.
+    static std::string_view unrolled_shuffle(uint32_t offset) {
+        switch (offset) {
+            case 16: return "shuffle";
+            case 8: return "shuffle-8";
+            case 4: return "shuffle-4";
+            case 2: return "shuffle-2";
+            default: return "shuffle-1";
+        }
+    }
+    std::string_view tree_shfl_site(uint32_t i) const {
+        const Event& e = ev[i];
+        switch (e.kind) {
+            case EventKind::SharedStore: return tree_store(e) ? "block-tree-store" : "smem-store";
+            case EventKind::SharedLoad: return last_add[i] ? "last-smem-load" : "smem-load";
+            case EventKind::Shuffle: return unrolled_shuffle(e.shuffle_offset());
+            case EventKind::Combine:
+                if (last_add[i]) return "last-combine";
+                for (int k = 0; k < 2; ++k)
+                    if (const Event* d = dep(e, k); d && d->kind == EventKind::Shuffle) return unrolled_shuffle(d->shuffle_offset());
+                return "block-combine";
+            default: return {};
+        }
     }
 
     static void keep_min(std::map<std::tuple<uint32_t, bool, uint32_t>, uint16_t>& m,
@@ -85,6 +126,8 @@ struct Classifier {
         const WarpStage w = s.effective_warp();
         const bool shuffle = w == WarpStage::ShflDown || w == WarpStage::ShflDownAsc || w == WarpStage::ShflXor;
         const auto key = std::make_tuple(e.block, fin, e.warp());
+        if (tree_shfl && !thread_stage(e) && !(e.kind == EventKind::Combine && dep_is(e, EventKind::PartialLoad)))
+            if (std::string_view site = tree_shfl_site(i); !site.empty()) return site;
         switch (e.kind) {
             case EventKind::Load: return "load";
             case EventKind::IdentityFill: return fin ? "finish-identity" : "identity";
@@ -155,7 +198,7 @@ const std::vector<std::string_view>& all_sites() {
         "syncwarp-level", "smem-store", "barrier", "smem-load", "block-combine", "block-tree-store",
         "tree-barrier", "atomic-op", "identity", "load", "accumulate", "pairwise-finish", "atomic",
         "finish-identity", "partial-load", "partial-combine", "final-store", "block-partial", "fence",
-        "ticket", "grid-sync"};
+        "ticket", "grid-sync", "last-smem-load", "last-combine", "shuffle-8", "shuffle-4", "shuffle-2", "shuffle-1"};
     return sites;
 }
 

@@ -59,6 +59,7 @@ public:
     explicit Checker(const Trace& t) : t_(t) {
         B_ = std::max<uint32_t>(1, t.schedule.block);
         G_ = t.grid ? t.grid : t.schedule.grid_size();
+        finish_threads_ = t.schedule.block_stage == BlockStage::SmemTreeShfl ? B_ : std::min(B_, G_);
         used_ = used_values(t);
     }
 
@@ -75,16 +76,17 @@ public:
 
 private:
     const Trace& t_;
-    uint32_t B_ = 1, G_ = 1;
+    uint32_t B_ = 1, G_ = 1, finish_threads_ = 1;
     std::vector<uint8_t> used_;  // some later event reads this event's value
     std::vector<Finding> found_;
     // Per block instance: steps of complete barriers (sorted), and per warp the __syncwarp() events.
     std::unordered_map<uint32_t, std::vector<uint16_t>> complete_barriers_;
     std::unordered_map<uint64_t, std::vector<uint32_t>> warp_syncs_;
 
-    // Threads of a block instance: the second launch of two-pass has min(block, grid) threads.
+    // Threads of a block instance: the second launch of two-pass has min(block, grid) threads (the whole
+    // block for smem-tree-shfl).
     uint32_t threads_of(const Event& e) const {
-        if ((e.flags & kFinisher) && e.block >= G_) return std::min(B_, G_);
+        if ((e.flags & kFinisher) && e.block >= G_) return finish_threads_;
         return B_;
     }
     uint32_t existing_lanes(const Event& e) const {

@@ -105,7 +105,7 @@ public:
             grid_stage_of_block();
             if (block_ == 0 && G_ > 1) {
                 const uint64_t per_block = t_.events.size() + 1;
-                const uint64_t P = std::min(B_, G_);
+                const uint64_t P = s_.finish_threads();
                 const uint64_t finisher = 2 * uint64_t(G_) + 11 * P + 12 * ((P + 31) / 32) + 256;
                 reserve_events(t_.events, size_t(per_block * G_ + per_block / 8 + finisher));
             }
@@ -347,6 +347,7 @@ private:
     // ---- 4. warp stage ----------------------------------------------------------------------
     // Steps a warp stage takes for the widest warp (`widest` lanes) of the block.
     uint16_t warp_stage_steps(uint32_t widest, bool first_pass_store) const {
+        if (first_pass_store && s_.block_stage == BlockStage::SmemTreeShfl) return 0;  // no separate warp stage
         if (shuffle_) return uint16_t(unbounded_ || divergent_shuffle() ? 5 : levels_for(widest));
         return uint16_t(levels_for(widest) + (first_pass_store ? 1 : 0));
     }
@@ -354,6 +355,7 @@ private:
     // Reduces lanes [0, active) of warp w into lane 0's register.
     // in_registers: values start in registers (the first pass); else in slots at region_base.
     void warp_reduce(uint32_t w, uint32_t active, uint32_t widest, bool in_registers, uint32_t region_base = 0) {
+        if (in_registers && s_.block_stage == BlockStage::SmemTreeShfl) return;  // the block stage takes the values
         if (shuffle_)
             shuffle_reduce(w, active, widest);
         else
@@ -461,6 +463,7 @@ private:
     // ---- 5. block stage ---------------------------------------------------------------------
     // Combines the warp partials (lane 0 of each of W warps) into thread 0's register.
     void block_stage(uint32_t W) {
+        if (s_.block_stage == BlockStage::SmemTreeShfl) return smem_tree_shfl();
         if (W <= 1) return;
         const uint16_t a = step_;
         const bool divergent = s_.has(Bug::DivergentBarrier);
@@ -523,6 +526,46 @@ private:
         }
     }
 
+    // The summary's blockReduce over every thread of the block (a power of two >= 64): each stores its
+    // value, a barrier tree halves the slots down to 64, warp 0 adds smem[t] + smem[t + 32], then an
+    // unrolled __shfl_down_sync(0xffffffff, v, 16 .. 1) in which every lane combines.
+    void smem_tree_shfl() {
+        const uint32_t n = uint32_t(reg_.size()), W = n / 32;
+        for (uint32_t tid = 0; tid < n; ++tid) write_slot(tid, tid, reg_[tid]);
+        ++step_;
+        block_barrier(W, true);
+        ++step_;
+        for (uint32_t s = n / 2; s > 32; s >>= 1) {
+            for (uint32_t tid = 0; tid < s; ++tid) {
+                Val x = read_slot(tid, tid);
+                Val y = read_slot(tid + s, tid);
+                Val c = combine(tid, x, y);
+                write_slot(tid, tid, c);
+                reg_[tid] = c;
+            }
+            ++step_;
+            block_barrier(W, true);
+            ++step_;
+        }
+        for (uint32_t lane = 0; lane < 32; ++lane) {
+            Val x = read_slot(lane, lane);
+            Val y = read_slot(lane + 32, lane);
+            reg_[lane] = combine(lane, x, y);
+        }
+        ++step_;
+        Val snap[32];
+        for (uint32_t off = 16; off > 0; off >>= 1) {
+            for (uint32_t l = 0; l < 32; ++l) snap[l] = reg_[l];
+            for (uint32_t lane = 0; lane < 32; ++lane) {
+                const uint32_t src = lane + off;
+                const Val got = src >= 32 ? snap[lane] : snap[src];  // past the warp: the caller's own value
+                uint32_t sev = emit(EventKind::Shuffle, lane, off | (src << 8), 0xffffffffu, got.ev, kNoEvent, got.v, got.fl);
+                reg_[lane] = combine(lane, snap[lane], Val{got.v, sev, got.fl});
+            }
+            ++step_;
+        }
+    }
+
     // ---- 6. grid stage and the finishing block ------------------------------------------------
     void grid_stage_of_block() {
         const Val partial = reg_[0];
@@ -576,7 +619,7 @@ private:
         t_.finisher_block = fb;
         block_ = fb;
         finisher_ = kFinisher;
-        const uint32_t P = std::min(B_, G_);
+        const uint32_t P = s_.finish_threads();
         reset_block(P);
         const uint64_t Kp = (uint64_t(G_) + P - 1) / P;
         step_ = grid_step_;
@@ -716,7 +759,7 @@ TraceEstimate estimate_trace(const Schedule& s) {
     // loops combine in every lane at every level), then the block stage per warp and the grid stage per
     // block (partial, fence, ticket), and the finishing block likewise.
     const uint64_t G = s.grid_size(), T = s.total_threads(), W = s.warps_per_block();
-    const uint64_t P = std::min<uint64_t>(s.block, G);
+    const uint64_t P = s.finish_threads();
     const bool every_lane = s.effective_warp() == WarpStage::ShflDown || s.effective_warp() == WarpStage::ShflDownAsc ||
                             s.effective_warp() == WarpStage::ShflXor;  // every lane records each shuffle it executes
     const uint64_t per_thread = every_lane ? 11 : 6;
@@ -737,7 +780,7 @@ std::string check_traceable(const Schedule& s, uint64_t max_bytes) {
     if (s.chunk() > 60000)
         return "each thread would take " + std::to_string(s.chunk()) +
                " items, more than the 60000 steps a trace can show; raise --grid or --block";
-    const uint64_t G = s.grid_size(), P = std::min<uint64_t>(s.block, G);
+    const uint64_t G = s.grid_size(), P = s.finish_threads();
     if ((G + P - 1) / P > 60000)
         return "the finishing stage would give each of its " + std::to_string(P) + " threads " +
                std::to_string((G + P - 1) / P) + " block partials, more than the 60000 steps a trace can show; raise --block or --items";

@@ -136,6 +136,11 @@ struct Loader {
                 return;
             }
             std::string name = text.substr(i + 1, j - i - 1);
+            if (name.rfind("line:", 0) == 0) {  // a source line: the site is checked when the step plays
+                if (name.size() == 5) error(n.source(), "placeholder {line:} names no site, e.g. {line:shuffle}");
+                i = j;
+                continue;
+            }
             std::string base = name.rfind("prev_", 0) == 0 ? name.substr(5) : name;
             const auto& names = quantity_names();
             if (std::find(names.begin(), names.end(), base) == names.end())
@@ -577,6 +582,33 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uin
 
 // ---- placeholders ----------------------------------------------------------------------------------
 
+namespace {
+
+SourceLineLookup& source_line_lookup() {
+    static SourceLineLookup lookup;
+    return lookup;
+}
+
+// Every {line:SITE} of `text` as a quantity "line N" of the step's schedule's source, or a problem.
+void resolve_source_lines(const std::string& text, const Schedule& s, Quantities& q, std::vector<std::string>& problems) {
+    for (size_t i = text.find("{line:"); i != std::string::npos; i = text.find("{line:", i + 1)) {
+        if (i > 0 && text[i - 1] == '{') continue;  // {{line:...}} is literal
+        const size_t j = text.find('}', i);
+        if (j == std::string::npos) return;
+        const std::string name = text.substr(i + 1, j - i - 1), site = name.substr(5);
+        if (q.count(name)) continue;
+        const SourceLineLookup& lookup = source_line_lookup();
+        const int line = lookup ? lookup(s, site) : 0;
+        if (line > 0) q[name] = Quantity{"line " + std::to_string(line), double(line)};
+        else if (!lookup) problems.push_back("{" + name + "}: no source generator is linked to look the line up");
+        else problems.push_back("{" + name + "}: the CUDA source of this step's schedule has no site " + site);
+    }
+}
+
+}  // namespace
+
+void set_source_line_lookup(SourceLineLookup lookup) { source_line_lookup() = std::move(lookup); }
+
 std::string fill_placeholders(const std::string& text, const Quantities& q, const Quantities* prev,
                               std::vector<std::string>* problems) {
     std::string out;
@@ -800,6 +832,12 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev, con
     if (const Quantities* bench = recorded_bench_quantities(lesson.file))
         for (const auto& [name, value] : *bench) p.values[name] = value;
     p.where = p.values["where"].text;
+    resolve_source_lines(st.text, st.schedule, p.values, p.problems);
+    if (st.check) {
+        resolve_source_lines(st.check->question, st.schedule, p.values, p.problems);
+        resolve_source_lines(st.check->answer, st.schedule, p.values, p.problems);
+        for (auto& c : st.check->choices) resolve_source_lines(c, st.schedule, p.values, p.problems);
+    }
     p.narrative = fill_placeholders(st.text, p.values, prev, &p.problems);
     if (st.check) {
         p.question = fill_placeholders(st.check->question, p.values, prev, &p.problems);

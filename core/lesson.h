@@ -130,4 +130,12 @@ std::vector<PlayedStep> play_lesson(const Lesson& lesson, const ScheduleRunner& 
 // The names a placeholder or an expectation may use (without the prev_ prefix).
 const std::vector<std::string>& quantity_names();
 
+// {line:SITE} in lesson text becomes "line N": N is the line of the named site (codegen's site names, such
+// as shuffle or barrier) in the CUDA source of the step's schedule. Core knows no generator (codegen/ sits
+// above it), so the layer above installs the lookup once: rl::install_lesson_lines() (codegen/lesson_lines.h),
+// which rlab and app/lab call. The lookup returns 0 for a site that source does not have; that, or no
+// lookup installed, is a problem of the step, which `rlab lessons --check` reports.
+using SourceLineLookup = std::function<int(const Schedule&, const std::string& site)>;
+void set_source_line_lookup(SourceLineLookup lookup);
+
 }  // namespace rl

@@ -22,8 +22,8 @@ constexpr std::array<NameTable<WarpStage>, 6> kWarps{{{WarpStage::ShflDown, "shf
     {WarpStage::ShflDownAsc, "shfl-down-asc"}, {WarpStage::ShflXor, "shfl-xor"},
     {WarpStage::SmemDivergent, "smem-divergent"}, {WarpStage::SmemStrided, "smem-strided"},
     {WarpStage::SmemSequential, "smem-sequential"}}};
-constexpr std::array<NameTable<BlockStage>, 2> kBlocks{{{BlockStage::WarpPartials, "warp-partials"},
-    {BlockStage::SmemTree, "smem-tree"}}};
+constexpr std::array<NameTable<BlockStage>, 3> kBlocks{{{BlockStage::WarpPartials, "warp-partials"},
+    {BlockStage::SmemTree, "smem-tree"}, {BlockStage::SmemTreeShfl, "smem-tree-shfl"}}};
 constexpr std::array<NameTable<GridStage>, 5> kGrids{{{GridStage::TwoPass, "two-pass"},
     {GridStage::AtomicBlock, "atomic-block"}, {GridStage::AtomicElement, "atomic-element"},
     {GridStage::LastBlock, "last-block"}, {GridStage::Cooperative, "cooperative"}}};
@@ -225,6 +225,18 @@ std::string validate(const Schedule& s) {
     if (s.has(Bug::WrongIdentity) && (s.op == Op::Sum || s.op == Op::SumCount || s.op == Op::Witness))
         return "--bug wrong-identity uses 0 as the identity, which is already right for --op " +
                std::string(to_string(s.op)) + ": use --op max, min, prod or argmax";
+    if (s.block_stage == BlockStage::SmemTreeShfl) {
+        const std::string b = "--block-stage smem-tree-shfl";
+        if (s.block < 64 || (s.block & (s.block - 1)) != 0)
+            return b + " halves a power-of-two block down to 64 values: use --block 64, 128, 256, 512 or 1024";
+        if (s.warp != WarpStage::ShflDown)
+            return b + " reduces the whole block itself (its last warp is an unrolled __shfl_down_sync): leave --warp at shfl-down";
+        for (Bug bug : {Bug::FullMaskPartialWarp, Bug::UnboundedSource, Bug::DivergentShuffle, Bug::DescendingOrder,
+                        Bug::VolatileUnroll, Bug::MissingBarrier, Bug::DivergentBarrier})
+            if (s.has(bug))
+                return "--bug " + std::string(to_string(bug)) + " changes a warp or block stage that " + b +
+                       " does not have: use --block-stage warp-partials or smem-tree";
+    }
     if (s.accum != Accum::Plain) {
         const std::string a = "--accum " + std::string(to_string(s.accum));
         if (s.op != Op::Sum || !is_float_type(s.type))

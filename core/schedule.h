@@ -13,7 +13,10 @@ namespace rl {
 
 enum class Assign : uint8_t { Contiguous, GridStride };
 enum class WarpStage : uint8_t { ShflDown, ShflDownAsc, ShflXor, SmemDivergent, SmemStrided, SmemSequential };
-enum class BlockStage : uint8_t { WarpPartials, SmemTree };
+// SmemTreeShfl: the summary's blockReduce: every thread stores to shared memory, a barrier tree halves the
+// values down to 64, then warp 0 adds smem[t] + smem[t + 32] and ends with an unrolled full-warp
+// __shfl_down_sync. It takes the threads' values directly (no separate warp stage); a power-of-two block >= 64.
+enum class BlockStage : uint8_t { WarpPartials, SmemTree, SmemTreeShfl };
 enum class GridStage : uint8_t { TwoPass, AtomicBlock, AtomicElement, LastBlock, Cooperative };
 enum class InputKind : uint8_t { Iota, Uniform, Normal, Equal, LogUniform, Cancellation, Sorted, Reversed, Values };
 
@@ -66,6 +69,12 @@ struct Schedule {
     uint64_t total_threads() const { return uint64_t(grid_size()) * block; }
     uint32_t warps_per_block() const { return (block + 31) / 32; }
     uint64_t chunk() const;  // elements per thread (contiguous), or max per thread (grid-stride)
+    // Threads of the finishing block: min(block, grid), or the whole block for smem-tree-shfl (its tree
+    // needs a power-of-two block; threads without a partial hold the identity).
+    uint32_t finish_threads() const {
+        const uint32_t g = grid_size();
+        return block_stage == BlockStage::SmemTreeShfl || block < g ? block : g;
+    }
     Assign effective_assign() const { return has(Bug::GridStrideOrder) ? Assign::GridStride : assign; }
     WarpStage effective_warp() const { return has(Bug::DescendingOrder) ? WarpStage::ShflDown : warp; }
     GridStage effective_grid_stage() const {

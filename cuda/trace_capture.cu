@@ -60,7 +60,7 @@ Plan make_plan(const Schedule& s, uint32_t race_delay_ns) {
     p.T = uint64_t(p.G) * p.B;
     p.K = s.chunk();
     p.W = s.warps_per_block();
-    p.P = std::min(p.B, p.G);
+    p.P = s.finish_threads();
     p.Kp = (p.G + p.P - 1) / p.P;
     p.assign = s.effective_assign();
     p.warp = s.effective_warp();

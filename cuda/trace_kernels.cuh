@@ -64,12 +64,18 @@ __host__ __device__ inline uint32_t levels_for(uint32_t active) {
 // divergent: the first pass's warp stage under divergent-shuffle (its loop runs every level, as unbounded).
 __host__ __device__ inline uint32_t warp_stage_steps(const Plan& p, uint32_t widest, bool first_pass_store,
                                                      bool divergent = false) {
+    if (first_pass_store && p.block_stage == BlockStage::SmemTreeShfl) return 0;  // no separate warp stage
     if (p.shuffle()) return p.unbounded() || divergent ? 5 : levels_for(widest);
     return levels_for(widest) + (first_pass_store ? 1 : 0);
 }
 // Steps of the block stage (the GPU runs the program order; the emulator adds rows for warps it
 // delays under barrier bugs, so under those bugs the two step layouts differ by design).
 __host__ __device__ inline uint32_t block_stage_steps(const Plan& p, uint32_t W) {
+    if (p.block_stage == BlockStage::SmemTreeShfl) {  // store, barrier, (level, barrier) per halving, add, 5 shuffles
+        uint32_t s = 2 + 1 + 5;
+        for (uint32_t half = 16 * W; half > 32; half >>= 1) s += 2;
+        return s;
+    }
     if (W <= 1) return 0;
     uint32_t s = 1 + (p.has(Bug::MissingBarrier) ? 0 : 1);
     if (p.block_stage == BlockStage::WarpPartials) return s + (p.shuffle() ? 1 : 0) + warp_stage_steps(p, W, false);
@@ -308,6 +314,7 @@ template <class OpT, bool kRecord> struct Ctx {
     // ---- 6. block stage: warp partials (lane 0 of each of W warps) into thread 0 --------------------
     // Called by every thread of the block (it holds __syncthreads); `tid < participants` do the work.
     __device__ void block_stage(T& r, T* smem, uint32_t tid, uint32_t W, uint32_t base) {
+        if (p.block_stage == BlockStage::SmemTreeShfl) return smem_tree_shfl(r, smem, tid, base);
         if (W <= 1) return;
         const uint32_t warp = tid / 32, lane = tid % 32;
         const uint32_t P0 = 32 * W;  // the partial slots follow the warps' own slots, as in the emulator
@@ -358,6 +365,42 @@ template <class OpT, bool kRecord> struct Ctx {
         }
     }
 
+    // The summary's blockReduce over all `threads` threads (a power of two >= 64), as core/emulator.cpp
+    // smem_tree_shfl(): every thread stores, a barrier tree down to 64 slots, warp 0 adds smem[t] +
+    // smem[t + 32], then the unrolled full-warp shuffle in which every lane combines at every level.
+    __device__ void smem_tree_shfl(T& r, T* smem, uint32_t tid, uint32_t base) {
+        const uint32_t n = threads, warp = tid / 32, lane = tid % 32;
+        const bool mine = tid < n;
+        uint32_t step = base;
+        if (mine) write_slot(smem, tid, step, r);
+        ++step;
+        if (mine && lane == 0)
+            rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
+        __syncthreads();
+        ++step;
+        for (uint32_t s = n / 2; s > 32; s >>= 1) {
+            if (tid < s) {
+                T x = read_slot(smem, tid, step);
+                T y = read_slot(smem, tid + s, step);
+                T c = combine(step, x, y);
+                write_slot(smem, tid, step, c);
+                r = c;
+            }
+            ++step;
+            if (mine && lane == 0)
+                rec.emit(EventKind::Barrier, step, 0, lanes_of_warp(threads, warp), kNoEvent, kNoEvent, p.identity_bits, 0);
+            __syncthreads();
+            ++step;
+        }
+        if (warp == 0) {
+            T x = read_slot(smem, tid, step);
+            T y = read_slot(smem, tid + 32, step);
+            r = combine(step, x, y);
+            // full mask, offsets 16 .. 1, every lane combines: shuffle_reduce's every-level loop
+            shuffle_reduce(r, lane, 32, 32, step + 1, true);
+        }
+    }
+
     // Warp stage then block stage over `threads` participants of a block of blockDim.x threads.
     // first_block: the first pass's block index (the lanes that hold input are known from it), or
     // kNoEvent in the finishing stage.
@@ -374,7 +417,7 @@ template <class OpT, bool kRecord> struct Ctx {
             for (uint32_t l = 0; l < active; ++l)
                 if (p.thread_has_input(uint64_t(first_block) * p.B + warp * 32 + l)) executing |= 1u << l;
         }
-        if (tid < threads) {
+        if (tid < threads && p.block_stage != BlockStage::SmemTreeShfl) {
             if (p.shuffle())
                 shuffle_reduce(r, lane, active, widest, base, divergent, executing);
             else

@@ -25,6 +25,8 @@ echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
 case "${RLAB_GPU_ONLY:-}" in corpus | tests) targets=(--target rlab rlab_gpu_tests) ;; esac
+# tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
+[ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests)
 if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs" "${targets[@]}"; } >"$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; echo "BUILD FAILED" >>"$report"; exit 1
 fi

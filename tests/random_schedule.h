@@ -39,6 +39,11 @@ inline Schedule random_schedule(std::mt19937_64& rng, uint64_t max_n = 20000) {
             s.accum = Accum(s.input.seed % 4);  // from the seed already drawn: the schedule stream stays as it was
             if (s.accum == Accum::F64 && s.type == DType::F64) s.accum = Accum::Kahan;
         }
+        // The summary's blockReduce on power-of-two blocks, from the seed already drawn (the stream stays as it was).
+        if (s.block >= 64 && (s.block & (s.block - 1)) == 0 && (s.input.seed >> 8) % 4 == 0) {
+            s.block_stage = BlockStage::SmemTreeShfl;
+            s.warp = WarpStage::ShflDown;
+        }
         if (validate(s).empty()) return s;
     }
 }

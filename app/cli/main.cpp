@@ -17,6 +17,7 @@
 #ifdef RLAB_HAVE_RENDER
 #include "app/cli/render_command.h"
 #endif
+#include "codegen/lesson_lines.h"
 #include "core/emulator.h"
 #include "core/version.h"
 
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
     commands.push_back(command(app, render, add_render_command, run_render));
 #endif
 
+    rl::install_lesson_lines();  // lessons' {line:SITE} placeholders (core knows no generator)
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include "app/lab/lab_state.h"
+#include "codegen/lesson_lines.h"
 
 namespace rl::lab {
 
@@ -21,6 +22,7 @@ std::string LessonPlayer::open_file(const std::string& path) {
     std::vector<LessonError> errors;
     std::optional<Lesson> l = load_lesson_file(path, errors);
     if (!l) return errors.empty() ? path + ": cannot load the lesson" : errors.front().str();
+    install_lesson_lines();  // {line:SITE} placeholders resolve against the generated source
     std::vector<PlayedStep> played = play_lesson(*l);
     if (played.empty()) return path + ": the lesson has no steps";
     lesson_ = std::move(*l);

@@ -128,4 +128,23 @@ expect 2 "numerics bad format" -- "$RLAB" numerics --format xml
 expect 0 "numerics help" -- "$RLAB" numerics --help
 contains out "--runs" "numerics help lists --runs"
 
+# rlab kernel: the CUDA source of a schedule (codegen/); bad flags and unwritable files are one-line errors.
+expect 0 "kernel source" -- "$RLAB" kernel --n 1000 --block 256 --warp shfl-xor --grid-stage last-block
+contains out "__shfl_xor_sync(" "kernel: the xor shuffle"
+contains out "__threadfence();" "kernel: the last-block fence"
+expect 0 "kernel with a bug and its harness to a file" -- "$RLAB" kernel --n 300 --block 40 --bug unbounded-source --harness -o "$tmp/k.cu"
+grep -q "BUG unbounded-source" "$tmp/k.cu" || { echo "FAIL: kernel -o lacks the bug's mark"; fails=$((fails + 1)); }
+grep -q "^int main()" "$tmp/k.cu" || { echo "FAIL: kernel --harness lacks main()"; fails=$((fails + 1)); }
+expect 0 "kernel for the summary's blockReduce" -- "$RLAB" kernel --n 4096 --block 256 --block-stage smem-tree-shfl
+contains out "smem[tid + 32]" "kernel: blockReduce's last add"
+expect 2 "kernel bad flag" -- "$RLAB" kernel --warp shfl-sideways
+one_line_error "kernel bad flag"
+contains err "shfl-down|shfl-down-asc" "kernel error lists the warp stages"
+expect 2 "kernel unwritable output" -- "$RLAB" kernel -o /nonexistent-dir/k.cu
+one_line_error "kernel unwritable output"
+expect 2 "kernel invalid combination" -- "$RLAB" kernel --block-stage smem-tree-shfl --block 96
+one_line_error "kernel invalid combination"
+expect 0 "kernel help" -- "$RLAB" kernel --help
+contains out "--harness" "kernel help lists --harness"
+
 finish "rlab command-line checks"

@@ -16,7 +16,7 @@ inline std::vector<Schedule> bug_schedules() {
         s.block = 40;  // a partial second warp
         s.bugs = uint16_t(b);
         switch (b) {
-            case Bug::WrongIdentity: s.op = Op::Max; s.input.kind = InputKind::Uniform; break;
+            case Bug::WrongIdentity: s.op = Op::Min; break;  // iota: every value >= 1, so a 0 identity wins
             case Bug::GridStrideOrder:
             case Bug::DescendingOrder: s.op = Op::Witness; s.warp = WarpStage::ShflDownAsc; break;
             case Bug::VolatileUnroll: s.warp = WarpStage::SmemSequential; break;

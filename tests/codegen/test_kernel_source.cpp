@@ -7,6 +7,8 @@
 #include <string>
 
 #include "codegen/kernel_source.h"
+#include "codegen/lesson_lines.h"
+#include "core/lesson.h"
 #include "core/error.h"
 #include "tests/codegen/bug_schedules.h"
 #include "tests/random_schedule.h"
@@ -105,4 +107,29 @@ TEST_CASE("diff: identical sources are all ' ', one changed line is '-' then '+'
     CHECK(d[0].op == ' ');
     CHECK(((d[1].op == '-' && d[2].op == '+') || (d[1].op == '+' && d[2].op == '-')));
     CHECK(d[3].op == ' ');
+}
+
+TEST_CASE("lessons: {line:SITE} becomes the site's line in the step's source; a missing site is a problem") {
+    rl::install_lesson_lines();
+    const char* toml = R"(title = "t"
+summary = "s"
+[schedule]
+n = 64
+block = 64
+[[step]]
+text = "The shuffle is on {line:shuffle}, the barrier on {line:barrier}."
+[[step]]
+text = "No such place: {line:no-such-site}."
+)";
+    std::vector<rl::LessonError> errors;
+    auto lesson = rl::parse_lesson(toml, "t", "t.toml", errors);
+    REQUIRE(lesson);
+    const auto played = rl::play_lesson(*lesson);
+    REQUIRE(played.size() == 2);
+    const rl::KernelSource src = rl::kernel_source(lesson->steps[0].schedule);
+    CHECK(played[0].problems.empty());
+    CHECK(played[0].narrative == "The shuffle is on line " + std::to_string(src.line_of("shuffle")) + ", the barrier on line " +
+                                     std::to_string(src.line_of("barrier")) + ".");
+    REQUIRE(played[1].problems.size() >= 1);
+    CHECK(played[1].problems[0].find("no site no-such-site") != std::string::npos);
 }

@@ -31,7 +31,8 @@ bool line_fits(const rl::Schedule& s, const rl::Event& e, const std::string& lin
             return contains(line, xor_ ? "__shfl_xor_sync(" : "__shfl_down_sync(");
         }
         case EventKind::SharedStore: return contains(line, "] = v;") && (contains(line, "s[") || contains(line, "smem["));
-        case EventKind::SharedLoad: return contains(line, "= s[") || contains(line, "= partial_smem[");
+        case EventKind::SharedLoad:
+            return contains(line, "= s[") || contains(line, "= partial_smem[") || contains(line, "= smem[");
         case EventKind::Barrier: return contains(line, "__syncthreads()");
         case EventKind::WarpSync: return contains(line, "__syncwarp(");
         case EventKind::BlockPartial: return contains(line, "partials[blockIdx.x] = v");

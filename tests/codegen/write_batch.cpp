@@ -1,6 +1,7 @@
 // tests/codegen/write_batch.cpp — writes generated sources of many random schedules and of every bug into a
 // few translation units (one namespace per schedule), for the nvcc compile test.
-// usage: rlab_codegen_batch OUT_DIR SCHEDULES UNITS
+// usage: rlab_codegen_batch OUT_DIR SCHEDULES UNITS [separate]
+// separate: one file per schedule, kernels only (no harness, no namespace), as NVRTC compiles them.
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -12,8 +13,8 @@
 #include "tests/random_schedule.h"
 
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: rlab_codegen_batch OUT_DIR SCHEDULES UNITS\n");
+    if (argc != 4 && argc != 5) {
+        std::fprintf(stderr, "usage: rlab_codegen_batch OUT_DIR SCHEDULES UNITS [separate]\n");
         return 2;
     }
     const std::string dir = argv[1];
@@ -25,6 +26,15 @@ int main(int argc, char** argv) {
     std::vector<rl::Schedule> schedules = rl::testing::bug_schedules();
     std::mt19937_64 rng(20261201);
     for (int i = 0; i < count; ++i) schedules.push_back(rl::testing::random_schedule(rng));
+    if (argc == 5) {
+        for (size_t i = 0; i < schedules.size(); ++i) {
+            std::ofstream f(dir + "/schedule" + std::to_string(i) + ".cu");
+            f << rl::kernel_source(schedules[i]).text();
+            if (!f) return 2;
+        }
+        std::printf("%zu schedules, one file each\n", schedules.size());
+        return 0;
+    }
     std::vector<std::string> includes(units), bodies(units);
     for (size_t i = 0; i < schedules.size(); ++i) {
         const int u = int(i % size_t(units));
