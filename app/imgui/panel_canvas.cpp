@@ -7,6 +7,7 @@
 
 #include "app/imgui/panels.h"
 #include "app/lab/frame.h"
+#include "app/lab/source_view.h"
 
 namespace rl::lab {
 
@@ -30,7 +31,10 @@ void canvas_panel(LabState& s, const Rect& r) {
     // A click that did not drag picks the event under the mouse from the last built scene.
     if (ImGui::IsItemDeactivated() && ImGui::IsMouseReleased(0)) {
         const ImVec2 d = ImGui::GetMouseDragDelta(0, 0.0f);
-        if (d.x * d.x + d.y * d.y < 9.0f) s.select(s.pending_pick(mx, my));
+        if (d.x * d.x + d.y * d.y < 9.0f) {
+            s.select(s.pending_pick(mx, my));
+            line_of_selection(s);  // the source panel lights the event's line
+        }
     }
     ImGui::End();
     ImGui::PopStyleVar(2);

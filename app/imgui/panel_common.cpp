@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/imgui/panels.h"
+#include "app/lab/source_view.h"
 
 namespace rl::lab {
 
@@ -51,7 +52,9 @@ void handle_shortcuts(LabState& s) {
     if (ImGui::IsKeyPressed(GLFW_KEY_F5, false)) s.presenter = !s.presenter, s.view_fitted = false;  // the room's view
     if (ImGui::IsKeyPressed(GLFW_KEY_T, false)) s.set_time_view(!s.time_view);
     if (ImGui::IsKeyPressed(GLFW_KEY_N, false)) s.numerics_open = !s.numerics_open;
-    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) s.select(kNoEvent);
+    if (ImGui::IsKeyPressed(GLFW_KEY_S, false)) s.source_open = !s.source_open;
+    if (ImGui::IsKeyPressed(GLFW_KEY_D, false)) s.source_diff = !s.source_diff;
+    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) pick_line(s, 0);  // no selection, no marked line
     // A lesson: Page Down / Page Up move between its steps.
     if (!s.lesson.active()) return;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_PageDown), false)) s.lesson.go(s, s.lesson.current() + 1);

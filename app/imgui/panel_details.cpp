@@ -2,6 +2,7 @@
 #include <imgui.h>
 
 #include "app/imgui/panels.h"
+#include "app/lab/source_view.h"
 
 namespace rl::lab {
 namespace {
@@ -22,7 +23,7 @@ void details_panel(LabState& s, const Rect& r) {
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("Keys: space play/pause, arrows step, Home/End, H next hazard, F fit, wheel zoom, drag pan, "
-                           "Ctrl +/- text size, Esc clear, F1 help.");
+                           "Ctrl +/- text size, S source, D bug diff, Esc clear, F1 help.");
         ImGui::PopStyleColor();
         ImGui::End();
         return;
@@ -42,7 +43,7 @@ void details_panel(LabState& s, const Rect& r) {
         if (e.dep[k] == kNoEvent) continue;
         const Event& d = t.events[e.dep[k]];
         ImGui::PushID(k);
-        if (ImGui::SmallButton("go")) s.select(e.dep[k]);
+        if (ImGui::SmallButton("go")) s.select(e.dep[k]), line_of_selection(s);
         ImGui::PopID();
         ImGui::SameLine();
         ImGui::TextWrapped("operand %d: #%u %s = %s (lane %u, step %u)", k, e.dep[k], std::string(to_string(d.kind)).c_str(),

@@ -46,6 +46,9 @@ void transport_panel(LabState& s, const Rect& r) {
     ImGui::SameLine();
     if (ImGui::Button(s.numerics_open ? "canvas (N)" : "numerics (N)")) s.numerics_open = !s.numerics_open;
     ImGui::SameLine();
+    if (ImGui::Button("source (S)")) s.source_open = !s.source_open;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("S: show / hide the CUDA source under the canvas");
+    ImGui::SameLine();
     if (ImGui::Button(s.dark ? "light" : "dark")) s.dark = !s.dark;
     ImGui::SameLine();
     if (ImGui::Button("A-")) s.font_scale = std::max(0.75f, s.font_scale - 0.25f), s.font_dirty = true, s.view_fitted = false;

@@ -2,6 +2,8 @@
 #pragma once
 #include "app/lab/lab_state.h"
 
+struct ImFont;
+
 namespace rl::lab {
 
 // The canvas window is transparent: the renderer draws the scene under it; this handles zoom, pan and clicks.
@@ -15,7 +17,13 @@ void numerics_panel(LabState& s, const Rect& r);
 void transport_panel(LabState& s, const Rect& r);
 // The open lesson's step: narrative, knowledge check and the expectations checked (shown instead of timings).
 void lesson_panel(LabState& s, const Rect& r);
-// Keys that work everywhere unless a text field has focus: space, arrows, Home/End, H, F, T, N, Ctrl +/-, and
+// The CUDA source of the shown schedule (S shows/hides it, D the bug diff): step lines lit, click a line for its
+// events. panel_source.cpp.
+void source_panel(LabState& s, const Rect& r);
+// The source panel's monospaced font: added to the atlas by restyle (window.cpp), nullptr before.
+ImFont*& source_font();
+ImFont* add_source_font(float font_scale);
+// Keys that work everywhere unless a text field has focus: space, arrows, Home/End, H, F, T, N, S, D, Ctrl +/-, and
 // Page Down / Page Up between a lesson's steps.
 void handle_shortcuts(LabState& s);
 

@@ -55,6 +55,7 @@ void restyle(LabState& s) {
         io.Fonts->AddFontFromFileTTF(font.c_str(), std::round(16.0f * s.font_scale));
     else
         io.Fonts->AddFontDefault();
+    source_font() = add_source_font(s.font_scale);
     io.Fonts->Build();
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -82,16 +83,21 @@ void place_panels(LabState& s, float ww, float wh) {
     const float fs = s.font_scale;
     const float L = std::min(320.0f * fs, ww * 0.3f), R = std::min(370.0f * fs, ww * 0.3f);
     const float B = ImGui::GetFrameHeightWithSpacing() * 2.0f + ImGui::GetStyle().WindowPadding.y * 2.0f;
-    if (s.presenter) {  // F5: the room's view — the canvas (app/render/presenter.h), the lesson beside it, the transport
-        const float side = s.lesson.active() ? R : 0.0f;
+    if (s.presenter) {  // F5: the room's view — the canvas (app/render/presenter.h), the lesson and the code beside it
+        const bool lesson = s.lesson.active(), code = s.source_open;
+        const float side = code ? std::max(R, ww * 0.38f) : lesson ? R : 0.0f;
         s.canvas = {0, 0, std::max(50.0f, ww - side), std::max(50.0f, wh - B)};
         handle_shortcuts(s);
         canvas_panel(s, s.canvas);
-        if (s.lesson.active()) lesson_panel(s, {ww - side, 0, side, wh});
+        const float lesson_h = lesson ? (code ? wh * 0.45f : wh) : 0.0f;
+        if (lesson) lesson_panel(s, {ww - side, 0, side, lesson_h});
+        if (code) source_panel(s, {ww - side, lesson_h, side, wh - lesson_h});
         transport_panel(s, {0, wh - B, s.canvas.w, B});
         return;
     }
-    s.canvas = {L, 0, std::max(50.0f, ww - L - R), std::max(50.0f, wh - B)};
+    // The source panel takes the lower part of the middle column (full code lines; the canvas keeps its width).
+    const float S = s.source_open ? std::round((wh - B) * 0.38f) : 0.0f;
+    s.canvas = {L, 0, std::max(50.0f, ww - L - R), std::max(50.0f, wh - B - S)};
     handle_shortcuts(s);
     canvas_panel(s, s.canvas);
     config_panel(s, {0, 0, L, wh * 0.62f});
@@ -101,6 +107,7 @@ void place_panels(LabState& s, float ww, float wh) {
     if (!s.lesson.active() || s.timings_large)  // enlarged, it covers the canvas, not the lesson
         timings_panel(s, {ww - R, wh * 0.46f, R, wh * 0.54f});
     if (s.numerics_open) numerics_panel(s, s.canvas);
+    if (S > 0) source_panel(s, {L, s.canvas.h, s.canvas.w, S});
     transport_panel(s, {L, wh - B, s.canvas.w, B});
 }
 

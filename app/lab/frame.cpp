@@ -31,6 +31,7 @@ const render::Scene& frame_scene(LabState& s, float w, float h) {
     s.view.dark = s.dark;
     s.view.selected = s.selected;
     s.view.cone = s.cone.empty() ? nullptr : &s.cone;
+    s.view.marked = s.line_marks.size() == s.trace.events.size() ? &s.line_marks : nullptr;
     s.last_scene = build_frame(s, s.view);
     if (s.presenter) render::drop_small_texts(s.last_scene, render::kPresenterMinTextPx);
     return s.last_scene;

@@ -84,6 +84,8 @@ void LabState::adopt_trace() {
     selected = kNoEvent;
     cone.clear();
     cone_size = 0;
+    line_marks.clear();
+    step_lines_for = -1;
     view_fitted = false;
 }
 

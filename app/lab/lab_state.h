@@ -44,6 +44,11 @@ struct LabState {
     uint32_t selected = kNoEvent;
     std::vector<uint8_t> cone;    // 1 per event in the selected event's dependency cone
     uint64_t cone_size = 0;
+    std::vector<uint8_t> line_marks;  // 1 per event of the source line clicked (source_view.h's pick_line), else empty
+    // The source lines of one trace step (source_view.cpp): finding them scans every event, so once per step and
+    // trace, not every frame. adopt_trace() forgets them.
+    mutable int step_lines_for = -1;
+    mutable std::vector<int> step_lines;
     bool dark = true;
     float font_scale = 1.0f;
     bool presenter = false;       // the canvas for a room: text >= 18 px, zoomed and panned to follow the step
@@ -60,6 +65,7 @@ struct LabState {
     std::shared_ptr<BenchJob> bench_job = std::make_shared<BenchJob>();  // shared: LabState stays copyable
     NumericsState numerics;       // the comparison of `schedule` (computed while the numerics view is open)
     bool numerics_open = false;   // the numerics table takes the canvas's place
+    bool source_open = true;      // the lab bench's source panel under the canvas (S)
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
     LessonPlayer lesson;          // the lesson open (--lesson), if any
     SourceModel source;           // the CUDA source of the trace's schedule, rebuilt in adopt_trace()

@@ -30,6 +30,7 @@ void add_shared(CLI::App& app, Options& o) {
                    "bench results JSON (`rlab bench --json`) for the timings view (default: $RLAB_BENCH_FILE, else the "
                    "newest docs/bench/*.json installed next to the program or in the source tree)");
     app.add_flag("--numerics", o.numerics, "show the numerics comparison of orders (N toggles it)");
+    app.add_flag("--source-diff", o.source_diff, "the source panel shows a bug's lines against the clean kernel (D toggles it)");
 }
 
 void add_lab_bench(CLI::App& app, Options& o) {

@@ -19,6 +19,7 @@ struct Options {
     int frames = -1;         // -1: not given (3 when --quit, --screenshot or --dump-scene ask for frames)
     int bench_frames = 0;
     bool quit = false, numerics = false;
+    bool source_diff = false;  // the source panel shows the bug diff (D toggles it)
     // The lab bench only.
     std::string zoom = "fit", time_window;
     float progress = 1.0f, font_scale = 1.0f;

@@ -4,9 +4,11 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QTextDocument>
+#include <algorithm>
 #include <fstream>
 #include "app/lab/frame.h"
 #include "app/qt/scene_painter.h"
+#include "app/qt/source_painter.h"
 #include "app/render/offscreen.h"
 #include "core/trace_io.h"
 
@@ -52,6 +54,40 @@ std::string export_chrome_trace(const std::string& path, const Trace& t) {
     return out ? "" : path + ": cannot write";
 }
 
+// The code beside a handout page: the schedule's source with this step's lines lit, as large as the column allows;
+// when the whole source would print under `min_px`, the rows around this step's lines.
+void paint_handout_code(QPainter& p, const lab::LabState& lab, const QRectF& area, double max_px, double min_px) {
+    const std::vector<lab::SourceRow> rows = lab::source_rows(lab);
+    if (rows.empty()) return;
+    QFont label("DejaVu Sans");
+    label.setPixelSize(int(min_px * 1.1));
+    p.setFont(label);
+    p.setPen(QColor(90, 90, 90));
+    const double label_h = min_px * 1.8;
+    p.drawText(QRectF(area.x(), area.y(), area.width(), label_h), Qt::AlignLeft | Qt::AlignVCenter,
+               lab::has_bug_diff(lab) ? "CUDA source (lit: this step; red bar: the bug's lines)" : "CUDA source (lit: this step)");
+    // Fit the width of nine lines in ten (the longest are comments: they may run into the margin and be cut).
+    std::vector<size_t> lengths;
+    for (const lab::SourceRow& r : rows) lengths.push_back(r.text.size());
+    std::sort(lengths.begin(), lengths.end());
+    const size_t typical = lengths[std::min(lengths.size() - 1, lengths.size() * 9 / 10)];
+    const QRectF code(area.x(), area.y() + label_h, area.width(), area.height() - label_h);
+    // Monospaced: advance ~0.602 em, line ~1.17 em (DejaVu Sans Mono) times the painter's 1.15 spacing.
+    const double cols = double(typical) + 5.0 + double(std::to_string(rows.size()).size());
+    double px = std::min({max_px, code.width() / (cols * 0.602), code.height() / (double(rows.size()) * 1.17 * 1.15)});
+    px = std::max(px, min_px);
+    const QFont font = code_font(px);
+    const SourceMetrics m = source_metrics(font, rows, p.device());
+    const int fit = std::max(1, int(code.height() / m.line_h));
+    const int focus = lab::focus_row(rows);
+    const int first = std::clamp(focus < 0 ? 0 : focus - fit / 3, 0, std::max(0, int(rows.size()) - fit));
+    p.save();
+    p.setClipRect(code);
+    p.fillRect(code, rgb_color(lab::source_colors(false).background));
+    paint_source_rows(p, rows, first, fit, code.topLeft(), code.width(), font, m, false);
+    p.restore();
+}
+
 std::string export_pdf(const std::string& path, Classroom& c) {
     if (c.pages.empty()) return "nothing to export: no steps";
     QPdfWriter pdf(QString::fromStdString(path));
@@ -78,25 +114,26 @@ std::string export_pdf(const std::string& path, Classroom& c) {
         p.drawText(QRectF(0, 0, W, H * 0.04), Qt::AlignLeft | Qt::AlignVCenter, title);
         p.drawText(QRectF(0, 0, W, H * 0.04), Qt::AlignRight | Qt::AlignVCenter,
                    QString("page %1 of %2").arg(k + 1).arg(c.last_page() + 1));
-        // The picture, drawn as vectors, scaled into the top 58%.
+        // The picture, drawn as vectors, scaled into the left 54% of the top half; the code beside it.
         const float sw = 1600, sh = 900;
         const render::Scene s = page_scene(c, sw, sh, false, 1.25f);
-        const double pic_h = H * 0.56, scale = std::min(W / sw, pic_h / sh);
+        const double left_w = W * 0.54, pic_h = H * 0.52, scale = std::min(left_w / sw, pic_h / sh);
         p.save();
-        p.translate((W - sw * scale) / 2, H * 0.05);
+        p.translate((left_w - sw * scale) / 2, H * 0.05);
         p.scale(scale, scale);
         paint_scene(p, s);
         p.restore();
-        // The narrative below it.
+        paint_handout_code(p, c.lab, QRectF(W * 0.56, H * 0.05, W * 0.44, H * 0.95), H * 0.02, H * 0.0105);
+        // The narrative below the picture.
         QTextDocument doc;
         QFont body("DejaVu Sans");
-        body.setPixelSize(int(H * 0.022));
+        body.setPixelSize(int(H * 0.02));
         doc.setDefaultFont(body);
         doc.setMarkdown(QString::fromStdString(c.current().markdown));
-        doc.setTextWidth(W);
+        doc.setTextWidth(left_w);
         p.save();
         p.translate(0, H * 0.05 + pic_h + H * 0.015);
-        doc.drawContents(&p, QRectF(0, 0, W, H - (H * 0.065 + pic_h)));
+        doc.drawContents(&p, QRectF(0, 0, left_w, H - (H * 0.065 + pic_h)));
         p.restore();
     }
     p.end();

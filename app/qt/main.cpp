@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     const std::optional<Schedule> remembered = qt::remembered_schedule();
     if (std::string err = c.start(o, qt::remembered_lesson(), remembered ? &*remembered : nullptr); !err.empty())
         return fail(err);
+    c.lab.source_diff = o.source_diff;
     if (!o.lesson_file.empty()) qt::remember_recent_file(QString::fromStdString(o.lesson_file));
     if (!c.lab.backend_note.empty()) std::cerr << "reduction-lab-qt: " << c.lab.backend_note << "\n";
     if (!o.export_pdf.empty()) {

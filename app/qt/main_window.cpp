@@ -16,10 +16,12 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QScreen>
 #include <QToolBar>
 #include "app/qt/exporter.h"
 #include "app/qt/help_menu.h"
 #include "app/qt/recent_files.h"
+#include "app/lab/source_view.h"
 
 namespace rl::qt {
 
@@ -48,6 +50,11 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
     // Hidden until asked for (N): the comparison runs the schedule a dozen times more.
     numerics_dock_ = dock("Numerics: one input, many orders", "numericsDock", numerics_, Qt::BottomDockWidgetArea);
     numerics_dock_->hide();
+    // The kernel's CUDA source under the canvas: full lines, and the canvas keeps its width.
+    source_ = new SourcePanel(c_);
+    source_dock_ = dock("CUDA source", "sourceDock", source_, Qt::BottomDockWidgetArea);
+    connect(source_, &SourcePanel::lineClicked, this, &MainWindow::pick_source_line);
+    connect(source_, &SourcePanel::diffToggled, this, &MainWindow::set_source_diff);
     connect(numerics_dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible) return;
         numerics_->refresh();
@@ -63,6 +70,7 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
     lesson_dock_->raise();
     resizeDocks({lesson_dock_, narrative_dock_}, {300, 420}, Qt::Horizontal);
     resizeDocks({narrative_dock_, chart_dock_}, {400, 380}, Qt::Vertical);
+    resizeDocks({source_dock_}, {300}, Qt::Vertical);
     build_actions();
 
     connect(narrative_->quiz(), &QuizPanel::nextLessonChosen, lessons_, &LessonPanel::lessonChosen);
@@ -86,6 +94,8 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
         lessons_->refresh();
     });
     connect(canvas_, &CanvasWidget::selectionChanged, this, [this] {
+        lab::line_of_selection(c_.lab);  // the source panel lights the event's line
+        source_->refresh();
         const uint32_t e = c_.lab.selected;
         if (e == kNoEvent) return statusBar()->clearMessage();
         statusBar()->showMessage(QString("event %1: depends on %2 events (the highlighted cone)")
@@ -189,6 +199,20 @@ void MainWindow::build_actions() {
     view->addAction("Time view: warps at GPU timestamps (W)", QKeySequence(Qt::Key_W), this, [this] { toggle_time_view(); });
     view->addSeparator();
     for (QDockWidget* d : {lesson_dock_, form_dock_, narrative_dock_, chart_dock_}) view->addAction(d->toggleViewAction());
+    QAction* source = source_dock_->toggleViewAction();
+    source->setText("CUDA &source (S)");
+    source->setShortcut(Qt::Key_S);
+    source->setToolTip("Show / hide the kernel's CUDA source beside the canvas (S)");
+    view->addAction(source);
+    addAction(source);
+    transport_->addAction(source);
+    diff_action_ = new QAction("Bug &diff: clean kernel against the buggy one (D)", this);
+    diff_action_->setShortcut(Qt::Key_D);
+    diff_action_->setCheckable(true);
+    diff_action_->setToolTip("D: the bug's lines beside the clean lines they replace");
+    connect(diff_action_, &QAction::triggered, this, [this] { set_source_diff(!c_.lab.source_diff); });
+    view->addAction(diff_action_);
+    addAction(diff_action_);
     QAction* numerics = numerics_dock_->toggleViewAction();
     numerics->setText("&Numerics (N)");
     numerics->setShortcut(Qt::Key_N);
@@ -203,6 +227,8 @@ void MainWindow::build_actions() {
 // ---- transport --------------------------------------------------------------------------------------
 void MainWindow::refresh() {
     narrative_->refresh();
+    source_->refresh();
+    diff_action_->setChecked(c_.lab.source_diff);
     charts_->refresh();
     if (numerics_dock_->isVisible()) numerics_->refresh();  // recomputes only when the schedule changed
     const QString title = QString::fromStdString(c_.title());
@@ -221,6 +247,31 @@ void MainWindow::show_numerics(bool on) {
 void MainWindow::toggle_time_view() {
     if (!c_.lab.set_time_view(!c_.lab.time_view)) statusBar()->showMessage(QString::fromStdString(c_.lab.notice));
     canvas_->refit();
+}
+
+void MainWindow::pick_source_line(int line) {
+    timer_.stop();
+    const int before = c_.lab.cursor.step;
+    lab::pick_line(c_.lab, line);
+    // pick_line moved the cursor to the line's first event: the page that shows that step (same trace).
+    if (c_.lab.cursor.step != before && !c_.pages.empty()) {
+        const int step = c_.lab.cursor.step, trace = c_.current().trace_index;
+        for (int k = 0; k <= c_.last_page(); ++k)
+            if (c_.pages[size_t(k)].trace_index == trace && c_.pages[size_t(k)].cursor_step >= step) {
+                c_.go(k);
+                break;
+            }
+    }
+    statusBar()->showMessage(QString("line %1: %2 events marked in the canvas")
+                                 .arg(c_.lab.source_line)
+                                 .arg(qulonglong(std::count(c_.lab.line_marks.begin(), c_.lab.line_marks.end(), uint8_t(1)))));
+    refresh();
+}
+
+void MainWindow::set_source_diff(bool on) {
+    c_.lab.source_diff = on;
+    if (on && !lab::has_bug_diff(c_.lab)) statusBar()->showMessage("no bug is switched on: the source has no diff");
+    refresh();
 }
 
 void MainWindow::show_timings() { central_->setCurrentWidget(timings_); }
@@ -313,6 +364,12 @@ void MainWindow::set_presenter(bool on) {
         addDockWidget(Qt::BottomDockWidgetArea, narrative_dock_);
         narrative_dock_->show();
         resizeDocks({narrative_dock_}, {int(height() * 0.3)}, Qt::Vertical);
+        if (!source_dock_->isHidden()) {  // the code beside the canvas, at presenter size (the window may not be shown yet)
+            removeDockWidget(source_dock_);
+            addDockWidget(Qt::RightDockWidgetArea, source_dock_);
+            source_dock_->show();
+            resizeDocks({source_dock_}, {int(screen()->geometry().width() * 0.5)}, Qt::Horizontal);
+        }
         menuBar()->hide();
         showFullScreen();
     } else {
@@ -343,6 +400,7 @@ void MainWindow::apply_style() {
     const float scale = presenter_ ? std::max(c_.lab.font_scale, 1.6f) : c_.lab.font_scale;
     c_.lab.view.font_scale = scale;
     narrative_->set_font_px(int(std::lround((presenter_ ? 22.0f : 15.0f) * scale)));
+    source_->set_font_px(lab::source_font_px(14.0f * c_.lab.font_scale, presenter_, float(screen()->geometry().height())));
     const QString fg = dark ? "#ffffff" : "#111111", bg = dark ? (presenter_ ? "#000000" : "#1e2127") : "#fafafa";
     narrative_->browser()->setStyleSheet(QString("QTextBrowser { color: %1; background: %2; border: none; }").arg(fg, bg));
     QFont f = QApplication::font();
@@ -361,9 +419,12 @@ void MainWindow::apply_style() {
             "QLabel { color: #ffffff; background: #000000; font-size: %2px; font-weight: bold; }"
             "QToolBar::separator { background: #ffffff; width: 2px; margin: 4px 6px; }").arg(px).arg(int(px * 1.15)));
         narrative_dock_->setStyleSheet("QDockWidget { color: #ffffff; } QDockWidget::title { background: #000000; }");
+        source_dock_->setStyleSheet("QDockWidget { color: #ffffff; font-size: 18px; } QDockWidget::title { background: #000000; }"
+                                    "QLabel, QCheckBox { color: #ffffff; background: #000000; }");
     } else {
         transport_->setStyleSheet(QString());
         narrative_dock_->setStyleSheet(QString());
+        source_dock_->setStyleSheet(QString());
     }
 }
 
@@ -447,6 +508,8 @@ void MainWindow::keyPressEvent(QKeyEvent* e) {
         case Qt::Key_End: go_end(); break;
         case Qt::Key_Space: toggle_play(); break;
         case Qt::Key_H: next_hazard(); break;
+        case Qt::Key_S: source_dock_->setVisible(!source_dock_->isVisible()); break;
+        case Qt::Key_D: set_source_diff(!c_.lab.source_diff); break;
         case Qt::Key_F5: set_presenter(!presenter_); break;
         case Qt::Key_Escape: set_presenter(false); break;
         default: QMainWindow::keyPressEvent(e); return;

@@ -7,6 +7,7 @@
 #include "app/qt/canvas_widget.h"
 #include "app/qt/classroom.h"
 #include "app/qt/panels.h"
+#include "app/qt/source_panel.h"
 
 class QAction;
 class QLabel;
@@ -57,6 +58,10 @@ public:
     void show_numerics(bool on);       // the numerics dock (N, View menu, --numerics)
     LessonPanel* lessons() const { return lessons_; }
     ScheduleForm* form() const { return form_; }
+    SourcePanel* source() const { return source_; }
+    QDockWidget* source_dock() const { return source_dock_; }
+    void pick_source_line(int line);   // a click on a source line: its events marked in the canvas
+    void set_source_diff(bool on);     // D: the bug diff in the source panel
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -77,6 +82,9 @@ private:
     NumericsPanel* numerics_;
     LessonPanel* lessons_;
     ScheduleForm* form_;
+    SourcePanel* source_;
+    QDockWidget* source_dock_;
+    QAction* diff_action_;
     QDockWidget *lesson_dock_, *form_dock_, *narrative_dock_, *chart_dock_, *numerics_dock_;
     QTabWidget* central_;  // the canvas and, as a second tab, the timings plot (it needs the room)
     QLabel* step_label_;

@@ -26,6 +26,15 @@ uint32_t next_codepoint(std::string_view s, size_t& i) {
 
 std::string default_font_path() { return search_font().found; }
 
+std::string mono_font_path() {
+    const std::string sans = default_font_path();
+    const size_t slash = sans.find_last_of('/');
+    for (const std::string& p : {(slash == std::string::npos ? std::string() : sans.substr(0, slash + 1)) + "DejaVuSansMono.ttf",
+                                 std::string("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")})
+        if (std::ifstream(p).good()) return p;
+    return sans;
+}
+
 bool GlyphAtlas::load(const std::string& font_path, float pixel_height, std::string* error) {
     std::ifstream in(font_path, std::ios::binary);
     if (!in) {

@@ -36,5 +36,7 @@ private:
 uint32_t next_codepoint(std::string_view s, size_t& i);
 // DejaVu Sans (core/data_paths search_font: $RLAB_FONT, else fonts-dejavu-core), or empty when not found.
 std::string default_font_path();
+// DejaVu Sans Mono beside that font (code in the source panel), else the default font, else empty.
+std::string mono_font_path();
 
 }  // namespace rl::render

@@ -21,12 +21,12 @@ const Palette& palette(bool dark) {
         rgb(0x1b1d23), rgb(0xf2f2f2), rgb(0x9aa0aa), rgb(0x4a4f5a), rgb(0x252830), rgb(0x2f3440),
         rgb(0x0072b2), rgb(0xffffff), rgb(0xcc79a7), rgb(0x009e73), rgb(0xe69f00), rgb(0xb8bec8), rgb(0xd55e00),
         rgb(0xf0e442), rgb(0xe69f00), rgb(0xf7d58b), rgb(0x56b4e9), rgb(0x4a4f5a), rgb(0x8f96a3), rgb(0xf0e442),
-        rgb(0xffffff), rgb(0x3d83b8)};
+        rgb(0xffffff), rgb(0x3d83b8), rgb(0xff5fd2)};
     static const Palette kLight{
         rgb(0xfafaf7), rgb(0x15171c), rgb(0x5c6370), rgb(0xc4c8cf), rgb(0xeef0f3), rgb(0xfff4cc),
         rgb(0x0072b2), rgb(0xffffff), rgb(0xcc79a7), rgb(0x009e73), rgb(0xe69f00), rgb(0x6b7280), rgb(0xd55e00),
         rgb(0xb8860b), rgb(0xc77800), rgb(0x8a4f00), rgb(0x0072b2), rgb(0xc4c8cf), rgb(0x6b7280), rgb(0xd55e00),
-        rgb(0x000000), rgb(0x5b9bd0)};
+        rgb(0x000000), rgb(0x5b9bd0), rgb(0xc0158f)};
     return dark ? kDark : kLight;
 }
 
@@ -279,6 +279,7 @@ struct Builder {
         }
         if (v.cone && !in_cone(ev)) alpha *= 0.28f;
         if (v.cone && in_cone(ev) && v.selected != ev) b.edge = P.cone, b.edge_w = 3.5f;
+        if (v.is_marked(ev)) b.edge = P.line_mark, b.edge_w = 4.5f;
         if (ev == v.selected) b.edge = P.selected, b.edge_w = 4.0f;
         b.fill.a *= alpha;
         b.edge.a *= alpha;
@@ -427,6 +428,7 @@ struct Builder {
             s.boxes.push_back({x0, y + v.row_h * 0.38f, std::max(2.0f, x1 - x0), v.row_h * 0.3f, fill, fill, 1.0f, 2.0f,
                                Pattern::Bars, BoxRole::Barrier, 1, m.event, 1});
             if (!in_cone(m.event)) s.boxes.back().fill.a *= 0.3f;
+            if (v.is_marked(m.event)) s.boxes.back().edge = P.line_mark, s.boxes.back().edge_w = 4.0f;
             last_x1 = x1;
             if (x1 - x0 > 110.0f * fs && !folded)
                 text((x0 + x1) * 0.5f, y + v.row_h * 0.53f, std::min(14.0f * fs, v.row_h * 0.26f), P.text,
@@ -447,10 +449,11 @@ struct Builder {
             const float x0 = col_x(a.src_col + 0.5), x1 = col_x(a.dst_col + 0.5);
             const float y0 = box_bottom(a.src_row), y1 = box_top(ri);
             Color col = (e.flags & kUndefined) ? P.undefined : P.arrow;
+            if (v.is_marked(a.event)) col = P.line_mark;  // a shuffle of the source line clicked
             if (!in_cone(a.event)) col.a *= 0.25f;
             if (current) col.a *= 0.55f;
             const uint32_t off = e.kind == EventKind::Shuffle ? e.shuffle_offset() : 0;
-            const float width = std::clamp(float(v.px_per_col) * 0.05f, 1.5f, 3.5f * fs);
+            const float width = std::clamp(float(v.px_per_col) * 0.05f, 1.5f, 3.5f * fs) * (v.is_marked(a.event) ? 1.5f : 1.0f);
             s.arrows.push_back({x0, y0, x1, y1 - 1.0f, col, width, std::clamp(width * 3.5f, 6.0f, 13.0f * fs), a.event, off});
             if (labels && off) {
                 const float lx = x0 + (x1 - x0) * 0.72f, ly = y0 + (y1 - y0) * 0.72f;

@@ -34,6 +34,7 @@ struct Palette {
     Color background, text, text_dim, grid_line, warp_band, row_current;
     Color value, value_text, store, partial, atomic, identity_edge, undefined, hazard, arrow, arrow_text;
     Color mask_on, mask_off, barrier, cone, selected, folded;
+    Color line_mark;  // events of the source line clicked in the source panel
 };
 const Palette& palette(bool dark);
 
@@ -95,6 +96,8 @@ struct View {
     bool dark = true;
     uint32_t selected = kNoEvent;      // clicked event
     const std::vector<uint8_t>* cone = nullptr;  // 1 per event in the selected event's dependency cone
+    const std::vector<uint8_t>* marked = nullptr;  // 1 per event of the source line clicked (edged in line_mark)
+    bool is_marked(uint32_t ev) const { return marked && ev < marked->size() && (*marked)[ev]; }
     float gutter() const { return 210.0f * font_scale; }   // row labels on the left
     float header() const { return 58.0f * font_scale; }    // block / warp / lane labels on top
 };

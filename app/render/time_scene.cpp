@@ -212,6 +212,7 @@ Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, con
             if (e.flags & kUndefined) b.fill = b.edge = P.undefined;
             if (e.flags & kHazard) b.edge = P.hazard, b.edge_w = 2.0f;
             if (cur) b.edge = P.cone, b.edge_w = 1.5f;
+            if (v.is_marked(ev)) b.edge = P.line_mark, b.edge_w = 3.0f;
             if (ev == v.selected) b.edge = P.selected, b.edge_w = 3.0f;
             float alpha = e.step > c.step ? 0.3f : 1.0f;
             if (!in_cone(ev)) alpha *= 0.28f;
