@@ -50,10 +50,8 @@ int run_lessons(const LessonsArgs& a) {
         const Lesson& l = set.lessons.front();
         std::cout << l.title << "\n" << std::string(l.title.size(), '=') << "\n";
         if (!l.summary.empty()) std::cout << l.summary << "\n";
-        auto played = play_lesson(l, runner);
-        for (size_t k = 0; k < played.size(); ++k) {
-            const PlayedStep& p = played[k];
-            std::cout << "\n--- step " << k + 1 << " of " << played.size() << " (trace step " << p.cursor_step << ", "
+        play_lesson_steps(l, runner, [&](size_t k, const PlayedStep& p) {
+            std::cout << "\n--- step " << k + 1 << " of " << l.steps.size() << " (trace step " << p.cursor_step << ", "
                       << p.where << "; " << describe(l.steps[k].schedule) << ")\n"
                       << p.narrative;
             if (!p.narrative.empty() && p.narrative.back() != '\n') std::cout << "\n";
@@ -64,7 +62,7 @@ int run_lessons(const LessonsArgs& a) {
             }
             for (auto& r : p.results) std::cout << (r.ok ? "  [ok]   " : "  [FAIL] ") << r.message << "\n";
             for (auto& pr : p.problems) std::cout << "  [FAIL] " << pr << "\n";
-        }
+        });
         return malformed ? 2 : 0;
     }
     if (!a.check) {
@@ -76,10 +74,8 @@ int run_lessons(const LessonsArgs& a) {
     }
     size_t failures = 0, checks = 0;
     for (const Lesson& l : set.lessons) {
-        auto played = play_lesson(l, runner);
         size_t lesson_failures = 0;
-        for (size_t k = 0; k < played.size(); ++k) {
-            const PlayedStep& p = played[k];
+        play_lesson_steps(l, runner, [&](size_t k, const PlayedStep& p) {
             if (!p.played_on_emulator.empty())
                 std::cout << l.file << ":" << l.steps[k].line << ": step " << k + 1
                           << ": played on the emulator: " << p.played_on_emulator << "\n";
@@ -93,7 +89,7 @@ int run_lessons(const LessonsArgs& a) {
                 std::cout << l.file << ":" << r.line << ":" << r.column << ": step " << k + 1 << ": " << r.message << "\n";
                 ++lesson_failures;
             }
-        }
+        });
         std::cout << (lesson_failures ? "FAIL " : "ok   ") << l.name << " (" << l.steps.size() << " steps)\n";
         failures += lesson_failures;
     }
