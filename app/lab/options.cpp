@@ -56,6 +56,13 @@ void add_classroom(CLI::App& app, Options& o) {
     app.add_option("LESSON_FILE", o.lesson_file, "a lesson file (.toml) to open, from anywhere (instead of --lesson NAME)");
 }
 
+// The whole of [first, last) is one unsigned number in range (from_chars alone lets an overflow through).
+template <class T> bool whole(const char* first, const char* last, T& out) {
+    if (first == last || !std::isdigit(static_cast<unsigned char>(*first))) return false;
+    auto [p, ec] = std::from_chars(first, last, out);
+    return ec == std::errc() && p == last;
+}
+
 // The checks after parsing: the first problem as one line, or empty.
 std::string check(FrontEnd which, Options& o) {
     if (std::string e = check_size(o.size, 320, 240, o.width, o.height); !e.empty()) return e;
@@ -74,10 +81,8 @@ std::string check(FrontEnd which, Options& o) {
         const std::string w = o.time_window;
         const size_t colon = w.find(':');
         uint64_t from = 0, to = 0;
-        const bool ok = colon != std::string::npos &&
-                        std::from_chars(w.data(), w.data() + colon, from).ptr == w.data() + colon && colon > 0 &&
-                        std::from_chars(w.data() + colon + 1, w.data() + w.size(), to).ptr == w.data() + w.size() &&
-                        colon + 1 < w.size() && from < to && to <= (1ull << 53);
+        const bool ok = colon != std::string::npos && whole(w.data(), w.data() + colon, from) &&
+                        whole(w.data() + colon + 1, w.data() + w.size(), to) && from < to && to <= (1ull << 53);
         if (!ok) return "--time-window " + one_line(w) + ": expected FROM:TO cycles, FROM < TO (whole cycles, at most 2^53)";
         o.time_from = double(from);
         o.time_to = double(to);
@@ -138,10 +143,8 @@ std::string check_size(const std::string& text, int min_w, int min_h, int& w, in
     constexpr int kMaxW = 7680, kMaxH = 4320;
     const size_t x = text.find('x');
     const char* end = text.data() + text.size();
-    const bool ok = x != std::string::npos && x > 0 && x + 1 < text.size() && std::isdigit((unsigned char)text[0]) &&
-                    std::isdigit((unsigned char)text[x + 1]) &&
-                    std::from_chars(text.data(), text.data() + x, w).ptr == text.data() + x &&
-                    std::from_chars(text.data() + x + 1, end, h).ptr == end;
+    const bool ok = x != std::string::npos &&
+                    whole(text.data(), text.data() + x, w) && whole(text.data() + x + 1, end, h);
     if (!ok || w < min_w || h < min_h || w > kMaxW || h > kMaxH)
         return "--size " + one_line(text) + ": expected WxH from " + std::to_string(min_w) + "x" + std::to_string(min_h) +
                " to " + std::to_string(kMaxW) + "x" + std::to_string(kMaxH);
