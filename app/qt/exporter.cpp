@@ -22,28 +22,6 @@ render::Scene page_scene(Classroom& c, float width, float height, bool dark, flo
     return lab::build_frame(c.lab, v);
 }
 
-std::string export_svg(const std::string& path, const render::Scene& s) {
-    QSvgGenerator gen;
-    gen.setFileName(QString::fromStdString(path));
-    gen.setSize(QSize(int(s.width), int(s.height)));
-    gen.setViewBox(QRect(0, 0, int(s.width), int(s.height)));
-    gen.setTitle("Reduction Lab frame");
-    QPainter p;
-    if (!p.begin(&gen)) return path + ": cannot write SVG";
-    paint_scene(p, s);
-    p.end();
-    return "";
-}
-
-std::string export_png_offscreen(const std::string& path, const render::Scene& s) {
-    render::Offscreen off;
-    std::string err;
-    if (!off.create(int(s.width), int(s.height), &err)) return "PNG: " + err;
-    const std::vector<uint8_t> px = off.render(s);
-    if (!render::write_png(path, int(s.width), int(s.height), px, &err)) return err;
-    return "";
-}
-
 namespace {
 
 // Every file the classroom writes goes through core's checked, atomic write: an error line or empty.
@@ -56,14 +34,45 @@ std::string write_checked(const std::string& path, const std::function<void(std:
     return "";
 }
 
+std::string write_checked(const std::string& path, const QByteArray& bytes) {
+    return write_checked(path, [&](std::ostream& out) { out.write(bytes.constData(), bytes.size()); });
+}
+
 }  // namespace
+
+std::string export_svg(const std::string& path, const render::Scene& s) {
+    QByteArray bytes;  // drawn in memory, then written checked (temporary name + rename)
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator gen;
+    gen.setOutputDevice(&buffer);
+    gen.setSize(QSize(int(s.width), int(s.height)));
+    gen.setViewBox(QRect(0, 0, int(s.width), int(s.height)));
+    gen.setTitle("Reduction Lab frame");
+    QPainter p;
+    if (!p.begin(&gen)) return path + ": cannot write SVG";
+    paint_scene(p, s);
+    p.end();
+    buffer.close();
+    return write_checked(path, bytes);
+}
+
+std::string export_png_offscreen(const std::string& path, const render::Scene& s) {
+    render::Offscreen off;
+    std::string err;
+    if (!off.create(int(s.width), int(s.height), &err)) return "PNG: " + err;
+    const std::vector<uint8_t> px = off.render(s);
+    if (!render::write_png(path, int(s.width), int(s.height), px, &err)) return err;
+    return "";
+}
+
 
 std::string save_png_checked(const QImage& img, const std::string& path) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (img.isNull() || !img.save(&buffer, "PNG")) return one_line(path) + ": cannot encode the PNG";
-    return write_checked(path, [&](std::ostream& out) { out.write(bytes.constData(), bytes.size()); });
+    return write_checked(path, bytes);
 }
 
 std::string export_trace_json(const std::string& path, const Trace& t) {
@@ -127,7 +136,7 @@ std::string export_pdf(const std::string& path, Classroom& c) {
     p.end();
     c.go(saved);
     buffer.close();
-    return write_checked(path, [&](std::ostream& out) { out.write(bytes.constData(), bytes.size()); });
+    return write_checked(path, bytes);
 }
 
 }  // namespace rl::qt
