@@ -308,8 +308,9 @@ struct Builder {
     void build_bands() {
         const float top = v.header(), bottom = v.height;
         const double warp_px = 32.0 * v.px_per_col, block_px = double(l.threads) * v.px_per_col;
-        const uint32_t b_lo = uint32_t(std::max(0.0, std::floor(c_lo / double(l.threads + l.gap))));
-        const uint32_t b_hi = std::min<uint32_t>(l.blocks - 1, uint32_t(c_hi / double(l.threads + l.gap)));
+        const uint32_t b_lo = uint32_t(std::clamp(std::floor(c_lo / double(l.threads + l.gap)), 0.0, double(l.blocks)));
+        // Clamped as doubles: a view panned or zoomed far off the lanes must not convert out of range.
+        const uint32_t b_hi = uint32_t(std::clamp(c_hi / double(l.threads + l.gap), 0.0, double(l.blocks - 1)));
         const float hs = 13.0f * fs;
         for (uint32_t b = b_lo; b <= b_hi && block_px >= 3.0; ++b) {
             const float bx0 = col_x(double(l.column(b, 0))), bx1 = col_x(double(l.column(b, l.threads - 1) + 1));
