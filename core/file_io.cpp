@@ -161,8 +161,9 @@ void write_file_atomically(const std::string& path, const std::function<void(std
     const std::string shown = one_line(path);
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(shown + ": is a folder; give a file name");
-    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-        // A device or pipe cannot be replaced by a rename: write in place and check every byte.
+    const bool special_dir = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;  // /dev/stdout and kin
+    if (special_dir || (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) {
+        // A device, pipe or /dev/stdout cannot be replaced by a rename: write in place and check every byte.
         std::ofstream out(path, std::ios::binary);
         if (!out) throw Error(shown + ": cannot open for writing" + errno_text(errno));
         write(out);
