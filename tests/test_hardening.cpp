@@ -24,23 +24,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_error(const std::string& text) {
-    return test::thrown_error([&] {
-        std::istringstream in(text);
-        read_trace_json(in);
-    });
-}
-
-std::string eight_json() {
-    std::ostringstream out;
-    write_trace_json(out, emulate(Schedule{}));
-    return out.str();
-}
-
 std::string mutated(const std::function<void(nlohmann::ordered_json&)>& fn) {
-    auto j = nlohmann::ordered_json::parse(eight_json());
+    auto j = nlohmann::ordered_json::parse(test::eight_threads_json());
     fn(j);
-    return read_error(j.dump());
+    return test::trace_json_error(j.dump());
 }
 
 std::string data(const std::string& name) { return std::string(RLAB_SOURCE_DIR) + "/tests/data/hostile/" + name; }
@@ -76,11 +63,11 @@ TEST_CASE("trace reader: every recorded GPU trace still reads (forward operands 
 }
 
 TEST_CASE("trace reader: nesting, special files, folders and sizes are bounded before parsing") {
-    std::string deep = eight_json();
+    std::string deep = test::eight_threads_json();
     const std::string nest = std::string(100000, '[') + std::string(100000, ']');
     deep.replace(deep.find("\"bug\": []"), 9, "\"bug\": " + nest);
-    CHECK(read_error(deep).find("nested deeper than 64") != std::string::npos);
-    CHECK(read_error("{\"version\":1,\"events\":[{},{}]}").find("event 0 has no \"kind\"") != std::string::npos);
+    CHECK(test::trace_json_error(deep).find("nested deeper than 64") != std::string::npos);
+    CHECK(test::trace_json_error("{\"version\":1,\"events\":[{},{}]}").find("event 0 has no \"kind\"") != std::string::npos);
     CHECK(file_error("/dev/zero").find("not a regular file") != std::string::npos);
     CHECK(file_error(RLAB_SOURCE_DIR).find("is a folder") != std::string::npos);
     CHECK(file_error("/no/such/file.json").find("cannot open") != std::string::npos);
