@@ -2,6 +2,7 @@
 #include "core/analysis.h"
 
 #include "core/error_bounds.h"
+#include "core/operand_order.h"
 
 #include <algorithm>
 #include <bit>
@@ -13,9 +14,10 @@ namespace {
 
 bool is_combine(EventKind k) { return k == EventKind::Combine || k == EventKind::Atomic; }
 
-// Events in an order where every operand comes first (atomics replayed out of emission order can
-// point forward, so a plain index order is not always topological).
-std::vector<uint32_t> topological_order(const Trace& t) {
+}  // namespace
+
+std::vector<uint32_t> topological_order(const Trace& t, uint32_t* cycle_at) {
+    if (cycle_at) *cycle_at = kNoEvent;
     const auto& ev = t.events;
     bool forward = true;
     for (uint32_t i = 0; i < ev.size() && forward; ++i)
@@ -35,6 +37,7 @@ std::vector<uint32_t> topological_order(const Trace& t) {
             auto& [i, k] = stack.back();
             if (k < 2) {
                 uint32_t d = ev[i].dep[k++];
+                if (d != kNoEvent && d < ev.size() && state[d] == 1 && cycle_at && *cycle_at == kNoEvent) *cycle_at = i;
                 if (d != kNoEvent && d < ev.size() && state[d] == 0) {
                     state[d] = 1;
                     stack.push_back({d, 0});
@@ -48,6 +51,8 @@ std::vector<uint32_t> topological_order(const Trace& t) {
     }
     return order;
 }
+
+namespace {
 
 double ulp_of(double x, bool f64) {
     x = std::fabs(x);
@@ -127,7 +132,8 @@ Analysis analyze(const Trace& t) {
     a.reference = t.reference_exact;
     const bool f64 = s.type == DType::F64;
     const bool rounding_op = is_float_type(s.type) && (s.op == Op::Sum || s.op == Op::SumCount || s.op == Op::Prod);
-    a.abs_error = std::fabs(a.result - a.reference);
+    // Equal infinities (an overflow the tree reaches as the exact sum does) are no error, not inf - inf = NaN.
+    a.abs_error = a.result == a.reference ? 0.0 : std::fabs(a.result - a.reference);
     a.rel_error = a.reference != 0.0 ? a.abs_error / std::fabs(a.reference) : a.abs_error;
     if (is_float_type(s.type)) {
         double u = ulp_of(a.reference, f64);

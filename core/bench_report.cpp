@@ -1,4 +1,6 @@
 // core/bench_report.cpp — bench results to and from JSON/CSV, the table, the crossover analysis.
+#include "core/file_io.h"
+#include "core/limits.h"
 #include "core/bench_report.h"
 #include "core/text_format.h"
 
@@ -117,11 +119,12 @@ std::string bench_to_json(const BenchReport& r) {
 }
 
 BenchReport bench_from_json(std::string_view text) {
+    check_json_nesting(text, "bench JSON", limits::kJsonDepth);  // nlohmann's document recurses by depth
     json j;
     try {
         j = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        throw Error(std::string("bench JSON: not valid JSON (") + e.what() + ")");
+        throw Error(std::string("bench JSON: not valid JSON (") + one_line(e.what()) + ")");
     }
     if (!j.is_object()) throw Error("bench JSON: the top level must be an object with \"results\"");
     BenchReport r;
@@ -168,11 +171,7 @@ BenchReport bench_from_json(std::string_view text) {
 }
 
 BenchReport load_bench_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error("cannot read bench results file " + path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return bench_from_json(ss.str());
+    return bench_from_json(read_text_file(path, "bench results", limits::kBenchFileBytes));
 }
 
 std::string bench_to_csv(const BenchReport& r) {

@@ -5,7 +5,13 @@
 
 namespace rl {
 
-void ExactSum::add(double x) {
+namespace {
+
+constexpr double kBig = 0x1.0p900;     // a sum of 2^32 values below this cannot overflow
+constexpr double kDown = 0x1.0p-64, kUp = 0x1.0p64;
+
+// Shewchuk's grow-expansion: adds x to the non-overlapping partials exactly.
+void grow(std::vector<double>& partials_, double x) {
     size_t kept = 0;
     for (double y : partials_) {
         if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
@@ -18,7 +24,34 @@ void ExactSum::add(double x) {
     partials_.push_back(x);
 }
 
+double round_partials(const std::vector<double>& partials_);
+
+}  // namespace
+
+void ExactSum::add(double x) {
+    if (std::isnan(x)) nan_ = true;
+    else if (std::isinf(x)) (x > 0 ? pos_inf_ : neg_inf_) = true;
+    else if (std::fabs(x) >= kBig) grow(big_, x * kDown);
+    else grow(partials_, x);
+}
+
 double ExactSum::rounded() const {
+    if (nan_ || (pos_inf_ && neg_inf_)) return std::nan("");
+    if (pos_inf_) return INFINITY;
+    if (neg_inf_) return -INFINITY;
+    if (big_.empty()) return round_partials(partials_);
+    // Round in the scaled domain, where nothing overflows: the small partials scaled by 2^-64 lose only
+    // bits below 2^-1010, far under the rounding of a sum holding a value of 2^900 or more.
+    std::vector<double> all = big_;
+    for (double p : partials_) grow(all, p * kDown);
+    const double r = round_partials(all);
+    if (r == 0.0) return round_partials(partials_);  // the large values cancelled exactly
+    return r * kUp;  // exact, or +-inf exactly when the correctly rounded sum passes DBL_MAX
+}
+
+namespace {
+
+double round_partials(const std::vector<double>& partials_) {
     // Sum from the top down; stop when the remaining partials cannot change the rounding,
     // then correct a tie exactly half an ulp away (the approach of Python's math.fsum).
     if (partials_.empty()) return 0.0;
@@ -41,7 +74,10 @@ double ExactSum::rounded() const {
     return hi;
 }
 
+}  // namespace
+
 double ExactSum::residual() const {
+    if (!std::isfinite(rounded())) return 0.0;
     ExactSum r = *this;
     r.add(-rounded());
     return r.rounded();

@@ -144,8 +144,10 @@ void order_atomics(Trace& t, const std::vector<uint64_t>& old_bits, uint64_t ini
             return t.times[a].globaltimer_ns < t.times[b].globaltimer_ns;
         });
     for (uint32_t i : atomics) by_old[old_bits[i] & mask].push_back(i);
-    for (auto& [old, list] : by_old)
+    for (auto& [key, list] : by_old) {
+        const uint64_t old = key;  // a copy: clang 14 (the sanitizer build) cannot capture a structured binding
         std::stable_partition(list.begin(), list.end(), [&](uint32_t i) { return (t.events[i].value & mask) == old; });
+    }
 
     std::map<uint64_t, size_t> next_edge;
     std::vector<std::pair<uint64_t, uint32_t>> path{{initial & mask, kNoEvent}};  // (value, edge that reached it)

@@ -20,6 +20,8 @@
 
 #include "core/emulator.h"
 #include "core/numerics.h"
+#include "core/file_io.h"
+#include "core/limits.h"
 
 namespace rl {
 namespace fs = std::filesystem;
@@ -107,7 +109,8 @@ struct Loader {
             } else {
                 std::string one = toml_scalar_text(v);
                 if (one.empty() || v.is_boolean()) {
-                    error(v.source(), "schedule field '" + key + "': expected " + allowed_values(key));
+                    error(v.source(), "schedule field '" + key + "': expected " +
+                                         (allowed_values(key).empty() ? "a whole number" : allowed_values(key)));
                     continue;
                 }
                 values.push_back(one);
@@ -306,6 +309,10 @@ struct Loader {
         if (!has_text) error(t.source(), "step " + std::to_string(index + 1) + " has no text");
         if (std::string e = validate(step.schedule); !e.empty())
             error(t.source(), "step " + std::to_string(index + 1) + ": " + e);
+        else if (step.schedule.n > limits::kLessonN)
+            error(t.source(), "step " + std::to_string(index + 1) + ": n = " + std::to_string(step.schedule.n) +
+                                  " is over the " + std::to_string(limits::kLessonN) +
+                                  " elements a lesson step may show (docs/limits.md); use `rlab trace` for larger runs");
         else if (std::string e2 = check_traceable(step.schedule, 256u << 20); !e2.empty())
             error(t.source(), "step " + std::to_string(index + 1) + ": " + e2);
     }
@@ -319,6 +326,17 @@ std::optional<Lesson> parse_lesson(const std::string& text, const std::string& n
                                    std::vector<LessonError>& errors) {
     Loader L{file, errors, errors.size()};
     toml::table root;
+    // toml++ parses nested tables and arrays recursively: bound the nesting before it sees the text.
+    if (text.size() > limits::kLessonFileBytes) {
+        L.error({{1, 1}, {1, 1}, nullptr}, "the file is over the " + std::to_string(limits::kLessonFileBytes >> 20) +
+                                               " MiB limit for a lesson (docs/limits.md)");
+        return std::nullopt;
+    }
+    if (toml_nesting_depth(text, limits::kTomlDepth) > limits::kTomlDepth) {
+        L.error({{1, 1}, {1, 1}, nullptr}, "nested deeper than " + std::to_string(limits::kTomlDepth) +
+                                               " levels of tables, arrays and dotted keys (docs/limits.md); lessons need at most 3");
+        return std::nullopt;
+    }
     try {
         root = toml::parse(text, file);
     } catch (const toml::parse_error& e) {
@@ -357,25 +375,33 @@ std::optional<Lesson> parse_lesson(const std::string& text, const std::string& n
     if (lesson.title.empty()) L.error(top, "missing 'title' (a text at the top of the file)");
     if (!has_schedule) L.error(top, "missing [schedule] table");
     if (!steps || steps->empty()) L.error(top, "no [[step]] tables: a lesson needs at least one step");
+    else if (steps->size() > limits::kLessonSteps)
+        L.error(top, std::to_string(steps->size()) + " steps: a lesson has at most " + std::to_string(limits::kLessonSteps) +
+                         " (docs/limits.md); split it into two lessons");
     if (L.failed()) return std::nullopt;
+    uint64_t total_n = 0;
     for (size_t i = 0; i < steps->size(); ++i) {
         LessonStep st;
         L.parse_step(*(*steps)[i].as_table(), lesson, st, i);
+        total_n += st.schedule.n;
         lesson.steps.push_back(std::move(st));
     }
+    if (!L.failed() && total_n > limits::kLessonTotalN)
+        L.error(top, "the steps hold " + std::to_string(total_n) + " elements in all, over the " +
+                         std::to_string(limits::kLessonTotalN) + " a lesson may hold (docs/limits.md); use smaller n");
     if (L.failed()) return std::nullopt;
     return lesson;
 }
 
 std::optional<Lesson> load_lesson_file(const std::string& path, std::vector<LessonError>& errors) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        errors.push_back({path, 0, 0, "cannot read the file"});
+    std::string text;
+    try {
+        text = read_text_file(path, "lesson", limits::kLessonFileBytes);
+    } catch (const Error& e) {
+        errors.push_back({path, 0, 0, e.what()});
         return std::nullopt;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_lesson(ss.str(), fs::path(path).stem().string(), path, errors);
+    return parse_lesson(text, fs::path(path).stem().string(), path, errors);
 }
 
 LessonSet load_lessons(const std::string& dir) {
@@ -979,6 +1005,16 @@ std::vector<PlayedStep> play_lesson(const Lesson& lesson, const ScheduleRunner& 
     for (size_t k = 0; k < lesson.steps.size(); ++k)
         out.push_back(play_step(lesson, k, k ? &out.back().values : nullptr, run));
     return out;
+}
+
+void play_lesson_steps(const Lesson& lesson, const ScheduleRunner& run,
+                       const std::function<void(size_t, const PlayedStep&)>& each) {
+    Quantities prev;
+    for (size_t k = 0; k < lesson.steps.size(); ++k) {
+        PlayedStep p = play_step(lesson, k, k ? &prev : nullptr, run);
+        each(k, p);
+        prev = std::move(p.values);  // the trace goes here: only one step's trace is alive at a time
+    }
 }
 
 }  // namespace rl

@@ -129,6 +129,9 @@ PlayedStep play_step(const Lesson& lesson, size_t k, const Quantities* prev = nu
                      const ScheduleRunner& run = nullptr);
 // Plays every step in order.
 std::vector<PlayedStep> play_lesson(const Lesson& lesson, const ScheduleRunner& run = nullptr);
+// Plays the steps in order, handing each to `each` and dropping its trace before the next.
+void play_lesson_steps(const Lesson& lesson, const ScheduleRunner& run,
+                       const std::function<void(size_t, const PlayedStep&)>& each);
 
 // The names a placeholder or an expectation may use (without the prev_ prefix).
 const std::vector<std::string>& quantity_names();

@@ -1,4 +1,5 @@
 // core/schedule.cpp — schedule names, parsing of single fields, and validation with clear errors.
+#include "core/file_io.h"
 #include "core/schedule.h"
 
 #include <array>
@@ -68,7 +69,8 @@ template <class I> std::optional<I> parse_int(std::string_view s) {
 }
 
 std::string bad(std::string_view field, std::string_view value, std::string_view allowed) {
-    return "--" + std::string(field) + " " + std::string(value) + ": expected " + std::string(allowed);
+    // The value is echoed as one line: a newline or escape in it must not break the error into two.
+    return "--" + one_line(field) + " " + one_line(value) + ": expected " + std::string(allowed);
 }
 
 std::optional<std::vector<double>> parse_values(std::string_view s) {
@@ -168,7 +170,7 @@ std::string set_field(Schedule& s, std::string_view name, std::string_view value
         s.input.values = std::move(*vals);
         return {};
     }
-    return "unknown schedule field --" + std::string(name);
+    return "unknown schedule field --" + one_line(name);
 }
 
 uint32_t Schedule::grid_size() const {

@@ -1,14 +1,20 @@
 // core/trace_io.cpp — JSON and Chrome Trace Event export, JSON import with clear errors.
 #include "core/trace_io.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cinttypes>
 #include <cstdio>
+#include <fstream>
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "core/error.h"
+#include "core/file_io.h"
+#include "core/limits.h"
+#include "core/operand_order.h"
 
 namespace rl {
 namespace {
@@ -96,43 +102,43 @@ json event_json(const Trace& t, uint32_t i) {
 
 [[noreturn]] void fail(const std::string& what) { throw Error("trace JSON: " + what); }
 
-const json& need(const json& j, const char* key, const std::string& where) {
+template <class J> const J& need(const J& j, const char* key, const std::string& where) {
     auto it = j.find(key);
     if (it == j.end()) fail(where + " has no \"" + key + "\"");
     return *it;
 }
 
-template <class T> T need_uint(const json& j, const char* key, const std::string& where, uint64_t max) {
-    const json& v = need(j, key, where);
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+template <class T, class J> T need_uint(const J& j, const char* key, const std::string& where, uint64_t max) {
+    const J& v = need(j, key, where);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.template get<int64_t>() >= 0))
         fail(where + " \"" + key + "\" must be a non-negative integer");
-    uint64_t x = v.get<uint64_t>();
+    uint64_t x = v.template get<uint64_t>();
     if (x > max) fail(where + " \"" + key + "\" is " + std::to_string(x) + ", at most " + std::to_string(max) + " allowed");
     return T(x);
 }
 
-std::string need_string(const json& j, const char* key, const std::string& where) {
-    const json& v = need(j, key, where);
+template <class J> std::string need_string(const J& j, const char* key, const std::string& where) {
+    const J& v = need(j, key, where);
     if (!v.is_string()) fail(where + " \"" + key + "\" must be a string");
-    return v.get<std::string>();
+    return v.template get<std::string>();
 }
 
-double need_number(const json& j, const char* key, const std::string& where) {
-    const json& v = need(j, key, where);
+template <class J> double need_number(const J& j, const char* key, const std::string& where) {
+    const J& v = need(j, key, where);
     if (!v.is_number()) fail(where + " \"" + key + "\" must be a number");
-    return v.get<double>();
+    return v.template get<double>();
 }
 
-uint64_t parse_hex(const json& v, const std::string& where) {
+template <class J> uint64_t parse_hex(const J& v, const std::string& where) {
     if (!v.is_string()) fail(where + " must be a hex string such as 0x0000000042100000");
-    const std::string s = v.get<std::string>();
+    const std::string s = v.template get<std::string>();
     char* end = nullptr;
     uint64_t x = std::strtoull(s.c_str(), &end, 16);
     if (s.size() < 3 || s.rfind("0x", 0) != 0 || *end != '\0') fail(where + " \"" + s + "\" is not a hex string");
     return x;
 }
 
-uint8_t parse_flags(const json& v, const std::string& where) {
+template <class J> uint8_t parse_flags(const J& v, const std::string& where) {
     static constexpr std::array<std::string_view, 7> names{"undefined", "identity", "stale", "order-violated",
                                                            "hazard", "identity-combine", "finisher"};
     if (!v.is_array()) fail(where + " \"flags\" must be a list of names");
@@ -140,37 +146,37 @@ uint8_t parse_flags(const json& v, const std::string& where) {
     for (const auto& f : v) {
         bool found = false;
         for (size_t i = 0; i < names.size(); ++i)
-            if (f.is_string() && f.get<std::string>() == names[i]) {
+            if (f.is_string() && f.template get<std::string>() == names[i]) {
                 out |= uint8_t(1u << i);
                 found = true;
             }
-        if (!found) fail(where + " has an unknown flag " + f.dump());
+        if (!found) fail(where + " has an unknown flag " + one_line(f.dump()));
     }
     return out;
 }
 
-Schedule parse_schedule(const json& j) {
+template <class J> Schedule parse_schedule(const J& j) {
     if (!j.is_object()) fail("\"schedule\" must be an object");
     Schedule s;
     for (const char* key : {"n", "block", "grid", "items", "seed"}) {
-        const json& v = need(j, key, "schedule");
+        const J& v = need(j, key, "schedule");
         if (!v.is_number_unsigned()) fail(std::string("schedule \"") + key + "\" must be a non-negative integer");
-        if (std::string err = set_field(s, key, std::to_string(v.get<uint64_t>())); !err.empty()) fail("schedule: " + err);
+        if (std::string err = set_field(s, key, std::to_string(v.template get<uint64_t>())); !err.empty()) fail("schedule: " + err);
     }
     for (const char* key : {"assign", "warp", "block-stage", "grid-stage", "op", "type", "input"}) {
-        const json& v = need(j, key, "schedule");
+        const J& v = need(j, key, "schedule");
         if (!v.is_string()) fail(std::string("schedule \"") + key + "\" must be a string");
-        if (std::string err = set_field(s, key, v.get<std::string>()); !err.empty()) fail("schedule: " + err);
+        if (std::string err = set_field(s, key, v.template get<std::string>()); !err.empty()) fail("schedule: " + err);
     }
     if (auto it = j.find("accum"); it != j.end()) {  // optional: traces before the numerics lab have none
         if (!it->is_string()) fail("schedule \"accum\" must be a string");
-        if (std::string err = set_field(s, "accum", it->get<std::string>()); !err.empty()) fail("schedule: " + err);
+        if (std::string err = set_field(s, "accum", it->template get<std::string>()); !err.empty()) fail("schedule: " + err);
     }
     if (auto it = j.find("bug"); it != j.end()) {
         if (!it->is_array()) fail("schedule \"bug\" must be a list");
         for (const auto& b : *it) {
             if (!b.is_string()) fail("schedule \"bug\" entries must be strings");
-            if (std::string err = set_field(s, "bug", b.get<std::string>()); !err.empty()) fail("schedule: " + err);
+            if (std::string err = set_field(s, "bug", b.template get<std::string>()); !err.empty()) fail("schedule: " + err);
         }
     }
     if (std::string err = validate(s); !err.empty()) fail("schedule: " + err);
@@ -239,91 +245,218 @@ void write_trace_json(std::ostream& out, const Trace& t) {
     out << " ]\n}\n";
 }
 
-Trace read_trace_json_document(std::istream& in);
+namespace {
 
-// Any type mismatch the checks above miss still ends as a one-line error, never a crash.
-Trace read_trace_json(std::istream& in) {
-    try {
-        return read_trace_json_document(in);
-    } catch (const json::exception& e) {
-        fail(std::string("unexpected content: ") + e.what());
+using dom = nlohmann::json;  // reading: std::map objects, whose elements never move while the parser holds them
+
+// One event object of the "events" list, converted as soon as the parser closes it.
+Event parse_event(const dom& e, size_t i, Trace& t, bool first) {
+    const std::string where = "event " + std::to_string(i);
+    if (!e.is_object()) fail(where + " must be an object");
+    Event ev{};
+    const dom& kind = need(e, "kind", where);
+    if (!kind.is_string() || !parse_event_kind(kind.get<std::string>(), ev.kind)) fail(where + " has an unknown kind " + one_line(kind.dump()));
+    ev.step = need_uint<uint16_t>(e, "step", where, 0xfffe);
+    ev.block = need_uint<uint32_t>(e, "block", where, limits::kGridBlocks);
+    uint32_t warp = need_uint<uint32_t>(e, "warp", where, 31), lane = need_uint<uint32_t>(e, "lane", where, 31);
+    ev.thread = uint16_t(warp * 32 + lane);
+    ev.detail = need_uint<uint16_t>(e, "detail", where, 0xffff);
+    ev.aux = need_uint<uint32_t>(e, "aux", where, 0xffffffffu);
+    ev.value = parse_hex(need(e, "bits", where), where + " \"bits\"");
+    ev.flags = parse_flags(need(e, "flags", where), where);
+    const dom& deps = need(e, "deps", where);
+    if (!deps.is_array() || deps.size() != 2) fail(where + " \"deps\" must list two operands (null for none)");
+    for (int k = 0; k < 2; ++k) {
+        if (deps[k].is_null()) ev.dep[k] = kNoEvent;
+        else if (deps[k].is_number_unsigned() && deps[k].get<uint64_t>() < limits::kTraceEvents) ev.dep[k] = deps[k].get<uint32_t>();
+        else fail(where + " operand " + one_line(deps[k].dump()) + " is not an event index");
+        if (ev.dep[k] == i) fail(where + " names itself as its operand: a trace's operands form a DAG");
+    }
+    const bool timed = e.contains("globaltimer_ns");
+    if (!first && timed != !t.times.empty()) fail(where + ": GPU timestamps must be on every event or on none");
+    if (timed) {
+        EventTime tm{};
+        tm.globaltimer_ns = need_uint<uint64_t>(e, "globaltimer_ns", where, ~0ull);
+        tm.clock = need_uint<uint64_t>(e, "clock", where, ~0ull);
+        tm.sm = need_uint<uint32_t>(e, "sm", where, 0xffffffffu);
+        t.times.push_back(tm);
+    }
+    return ev;
+}
+
+// SAX reader: builds a document of everything but the events, which become Events one by one, so a large
+// trace never exists as text, document and trace at once; nesting and list lengths are bounded as it reads.
+class TraceReader final : public nlohmann::json_sax<dom> {
+public:
+    explicit TraceReader(Trace& t) : trace_(t) {}
+    dom root;
+
+    bool null() override { return value(nullptr); }
+    bool boolean(bool b) override { return value(b); }
+    bool number_integer(number_integer_t v) override { return value(v); }
+    bool number_unsigned(number_unsigned_t v) override { return value(v); }
+    bool number_float(number_float_t v, const string_t&) override { return value(v); }
+    bool string(string_t& v) override { return value(std::move(v)); }
+    bool binary(binary_t&) override { fail("binary values are not JSON"); }
+    bool key(string_t& k) override {
+        pending_events_ = stack_.size() == 1 && k == "events";
+        slot_ = &(*stack_.back())[k];
+        return true;
+    }
+    bool start_object(std::size_t) override { return open(dom::value_t::object); }
+    bool start_array(std::size_t) override {
+        const bool events = pending_events_;
+        if (!open(dom::value_t::array)) return false;
+        if (events) events_ = stack_.back();
+        return true;
+    }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+        fail(std::string("not valid JSON: ") + one_line(ex.what()));
+    }
+
+private:
+    Trace& trace_;
+    std::vector<dom*> stack_;
+    dom* slot_ = nullptr;
+    dom* events_ = nullptr;
+    bool pending_events_ = false;
+
+    template <class V> dom* place(V&& v) {
+        if (stack_.empty()) {
+            root = dom(std::forward<V>(v));
+            return &root;
+        }
+        dom* top = stack_.back();
+        if (top->is_array()) {
+            if (top->size() >= limits::kTraceEvents)
+                fail("a list holds more than " + std::to_string(limits::kTraceEvents) + " entries, the limit (docs/limits.md)");
+            top->push_back(dom(std::forward<V>(v)));
+            return &top->back();
+        }
+        *slot_ = dom(std::forward<V>(v));
+        return slot_;
+    }
+    template <class V> bool value(V&& v) {
+        pending_events_ = false;
+        if (events_ != nullptr && !stack_.empty() && stack_.back() == events_)
+            fail("event " + std::to_string(trace_.events.size()) + " must be an object");
+        place(std::forward<V>(v));
+        return true;
+    }
+    bool open(dom::value_t kind) {
+        pending_events_ = false;
+        if (stack_.size() >= size_t(limits::kJsonDepth))
+            fail("nested deeper than " + std::to_string(limits::kJsonDepth) +
+                 " levels of arrays and objects (docs/limits.md); the format needs at most 4");
+        stack_.push_back(place(kind));
+        return true;
+    }
+    bool close() {
+        dom* done = stack_.back();
+        stack_.pop_back();
+        if (!stack_.empty() && stack_.back() == events_ && events_ != nullptr) {
+            const size_t i = trace_.events.size();
+            if (i >= limits::kTraceEvents)
+                fail("more than " + std::to_string(limits::kTraceEvents) + " events, the limit (docs/limits.md)");
+            trace_.events.push_back(parse_event(*done, i, trace_, i == 0));
+            events_->get_ref<dom::array_t&>().pop_back();  // converted: the document keeps none of it
+        }
+        return true;
+    }
+};
+
+// A cycle of operands would make analysis follow it forever.
+void check_acyclic(const Trace& t) {
+    uint32_t at = kNoEvent;
+    topological_order(t, &at);
+    if (at != kNoEvent)
+        fail("event " + std::to_string(at) + " depends on itself through its operands: a trace's operands form a DAG (no cycles)");
+}
+
+// The events must fit the schedule's launch: blocks, threads, steps, slots and lanes in range.
+void check_geometry(const Trace& t) {
+    const Schedule& s = t.schedule;
+    const uint32_t threads = s.block;
+    const uint32_t slots = 2 * std::max<uint32_t>(32, std::bit_ceil(s.block));  // tree slots, then warp partials
+    for (uint32_t i = 0; i < t.events.size(); ++i) {
+        const Event& e = t.events[i];
+        const std::string where = "event " + std::to_string(i);
+        if (e.dep[0] != kNoEvent && e.dep[0] >= t.events.size())
+            fail(where + " operand " + std::to_string(e.dep[0]) + " is not an event index below " + std::to_string(t.events.size()));
+        if (e.dep[1] != kNoEvent && e.dep[1] >= t.events.size())
+            fail(where + " operand " + std::to_string(e.dep[1]) + " is not an event index below " + std::to_string(t.events.size()));
+        if (e.block > t.grid)
+            fail(where + " \"block\" is " + std::to_string(e.block) + ": the grid has " + std::to_string(t.grid) +
+                 " blocks (block " + std::to_string(t.grid) + " is the second launch)");
+        if (e.step >= t.step_count)
+            fail(where + " \"step\" is " + std::to_string(e.step) + ", not below \"step_count\" " + std::to_string(t.step_count));
+        if (e.thread >= threads)
+            fail(where + " is thread " + std::to_string(e.thread) + " of a block of " + std::to_string(threads) + " threads");
+        if ((e.kind == EventKind::SharedStore || e.kind == EventKind::SharedLoad) && e.detail >= slots)
+            fail(where + " uses shared slot " + std::to_string(e.detail) + "; a block of " + std::to_string(threads) +
+                 " threads has " + std::to_string(slots));
+        if (e.kind == EventKind::Shuffle && (e.shuffle_offset() >= 32 || e.source_lane() >= 64))
+            fail(where + " shuffles by offset " + std::to_string(e.shuffle_offset()) + " from lane " +
+                 std::to_string(e.source_lane()) + "; offsets are below 32 and source lanes below 64");
+        if (e.kind == EventKind::Load && e.aux >= s.n)
+            fail(where + " loads element " + std::to_string(e.aux) + " of " + std::to_string(s.n));
+        if (e.kind == EventKind::PartialLoad && e.aux > t.grid)
+            fail(where + " loads partial " + std::to_string(e.aux) + " of a grid of " + std::to_string(t.grid));
+    }
+    if (t.grid != s.grid_size())
+        fail("\"grid\" is " + std::to_string(t.grid) + " but the schedule launches " + std::to_string(s.grid_size()) + " blocks");
+    if (t.finisher_block != kNoEvent && t.finisher_block > t.grid)
+        fail("\"finisher_block\" " + std::to_string(t.finisher_block) + " is not a block of the grid of " + std::to_string(t.grid));
+    for (int k = 0; k < 4; ++k)
+        if (t.scope_start[k] > t.step_count) fail("\"scope_start\" names a step past \"step_count\"");
+    if (t.inputs.size() > s.n)
+        fail("\"inputs\" lists " + std::to_string(t.inputs.size()) + " values for a schedule of n = " + std::to_string(s.n));
+    for (size_t i = 0; i < t.hazards.size(); ++i) {
+        const Hazard& h = t.hazards[i];
+        if (h.block > t.grid || h.warp >= (threads + 31) / 32)
+            fail("hazard " + std::to_string(i) + " names block " + std::to_string(h.block) + " warp " + std::to_string(h.warp) +
+                 ", outside the launch");
     }
 }
 
 Trace read_trace_json_document(std::istream& in) {
-    json j;
-    try {
-        j = json::parse(in);
-    } catch (const json::parse_error& e) {
-        fail(std::string("not valid JSON: ") + e.what());
-    }
-    if (!j.is_object()) fail("the document must be an object");
-    const json& version = need(j, "version", "the document");
-    if (!version.is_number_integer() || version.get<int64_t>() != kTraceJsonVersion)
-        fail("unknown version " + version.dump() + " (this rlab reads version " + std::to_string(kTraceJsonVersion) + ")");
     Trace t;
-    t.schedule = parse_schedule(need(j, "schedule", "the document"));
-    const std::string backend = need_string(j, "backend", "the document");
+    TraceReader reader(t);
+    dom::sax_parse(in, &reader);
+    const dom& j = reader.root;
+    if (!j.is_object()) fail("the document must be an object");
+    const dom& version = need(j, "version", "the document");
+    if (!version.is_number_integer() || version.get<int64_t>() != kTraceJsonVersion)
+        fail("unknown version " + one_line(version.dump()) + " (this rlab reads version " + std::to_string(kTraceJsonVersion) + ")");
+    if (!j.contains("events")) fail("the document has no \"events\"");
+    if (!j["events"].is_array()) fail("\"events\" must be a list");
+    const dom& head = j;
+    t.schedule = parse_schedule(need(head, "schedule", "the document"));
+    const std::string backend = need_string(head, "backend", "the document");
     if (backend != "cpu" && backend != "cuda") fail("\"backend\" must be \"cpu\" or \"cuda\"");
     t.backend = backend == "cuda" ? Backend::Cuda : Backend::Cpu;
-    t.device = need_string(j, "device", "the document");
-    t.grid = need_uint<uint32_t>(j, "grid", "the document", 0x7fffffff);
-    t.step_count = need_uint<uint16_t>(j, "step_count", "the document", 0xffff);
-    const json& fb = need(j, "finisher_block", "the document");
-    t.finisher_block = fb.is_null() ? kNoEvent : need_uint<uint32_t>(j, "finisher_block", "the document", 0xffffffffu);
-    const json& ss = need(j, "scope_start", "the document");
+    t.device = need_string(head, "device", "the document");
+    t.grid = need_uint<uint32_t>(head, "grid", "the document", 0x7fffffff);
+    t.step_count = need_uint<uint16_t>(head, "step_count", "the document", 0xffff);
+    const dom& fb = need(head, "finisher_block", "the document");
+    t.finisher_block = fb.is_null() ? kNoEvent : need_uint<uint32_t>(head, "finisher_block", "the document", 0xffffffffu);
+    const dom& ss = need(head, "scope_start", "the document");
     if (!ss.is_array() || ss.size() != 4) fail("\"scope_start\" must list 4 steps");
     for (int i = 0; i < 4; ++i) {
         if (!ss[i].is_number_unsigned() || ss[i].get<uint64_t>() > 0xffff) fail("\"scope_start\" must list 4 steps");
         t.scope_start[i] = ss[i].get<uint16_t>();
     }
-    const json& inputs = need(j, "inputs", "the document");
+    const dom& inputs = need(head, "inputs", "the document");
     if (!inputs.is_array()) fail("\"inputs\" must be a list of numbers");
     for (const auto& x : inputs) {
         if (!x.is_number()) fail("\"inputs\" must be a list of numbers");
         t.inputs.push_back(x.get<double>());
     }
-    const json& events = need(j, "events", "the document");
-    if (!events.is_array()) fail("\"events\" must be a list");
-    t.events.reserve(events.size());
-    bool has_times = !events.empty() && events[0].contains("globaltimer_ns");
-    for (size_t i = 0; i < events.size(); ++i) {
-        const json& e = events[i];
-        const std::string where = "event " + std::to_string(i);
-        if (!e.is_object()) fail(where + " must be an object");
-        Event ev{};
-        const json& kind = need(e, "kind", where);
-        if (!kind.is_string() || !parse_event_kind(kind.get<std::string>(), ev.kind)) fail(where + " has an unknown kind " + kind.dump());
-        ev.step = need_uint<uint16_t>(e, "step", where, 0xffff);
-        ev.block = need_uint<uint32_t>(e, "block", where, 0xffffffffu);
-        uint32_t warp = need_uint<uint32_t>(e, "warp", where, 31), lane = need_uint<uint32_t>(e, "lane", where, 31);
-        ev.thread = uint16_t(warp * 32 + lane);
-        ev.detail = need_uint<uint16_t>(e, "detail", where, 0xffff);
-        ev.aux = need_uint<uint32_t>(e, "aux", where, 0xffffffffu);
-        ev.value = parse_hex(need(e, "bits", where), where + " \"bits\"");
-        ev.flags = parse_flags(need(e, "flags", where), where);
-        const json& deps = need(e, "deps", where);
-        if (!deps.is_array() || deps.size() != 2) fail(where + " \"deps\" must list two operands (null for none)");
-        for (int k = 0; k < 2; ++k) {
-            if (deps[k].is_null()) {
-                ev.dep[k] = kNoEvent;
-            } else if (deps[k].is_number_unsigned() && deps[k].get<uint64_t>() < events.size()) {
-                ev.dep[k] = deps[k].get<uint32_t>();
-            } else {
-                fail(where + " operand " + deps[k].dump() + " is not an event index below " + std::to_string(events.size()));
-            }
-        }
-        t.events.push_back(ev);
-        if (has_times) {
-            EventTime tm{};
-            tm.globaltimer_ns = need_uint<uint64_t>(e, "globaltimer_ns", where, ~0ull);
-            tm.clock = need_uint<uint64_t>(e, "clock", where, ~0ull);
-            tm.sm = need_uint<uint32_t>(e, "sm", where, 0xffffffffu);
-            t.times.push_back(tm);
-        }
-    }
-    const json& result = need(j, "result", "the document");
-    const json& rev = need(result, "event", "\"result\"");
+    const dom& result = need(head, "result", "the document");
+    if (!result.is_object()) fail("\"result\" must be an object");
+    const dom& rev = need(result, "event", "\"result\"");
     if (!rev.is_null()) {
         if (!rev.is_number_unsigned() || rev.get<uint64_t>() >= t.events.size()) fail("\"result\" event is not an event index");
         t.result_event = rev.get<uint32_t>();
@@ -333,14 +466,15 @@ Trace read_trace_json_document(std::istream& in) {
     t.reference_value = parse_hex(need(result, "reference_bits", "\"result\""), "\"result\" \"reference_bits\"");
     t.reference_exact = need_number(result, "reference", "\"result\"");
     t.abs_sum = need_number(result, "abs_sum", "\"result\"");
-    const json& hz = need(j, "hazards", "the document");
+    const dom& hz = need(head, "hazards", "the document");
     if (!hz.is_array()) fail("\"hazards\" must be a list");
     for (size_t i = 0; i < hz.size(); ++i) {
-        const json& h = hz[i];
+        const dom& h = hz[i];
         const std::string where = "hazard " + std::to_string(i);
+        if (!h.is_object()) fail(where + " must be an object");
         Hazard out{};
-        const json& kind = need(h, "kind", where);
-        if (!kind.is_string() || !parse_hazard_kind(kind.get<std::string>(), out.kind)) fail(where + " has an unknown kind " + kind.dump());
+        const dom& kind = need(h, "kind", where);
+        if (!kind.is_string() || !parse_hazard_kind(kind.get<std::string>(), out.kind)) fail(where + " has an unknown kind " + one_line(kind.dump()));
         out.event = need_uint<uint32_t>(h, "event", where, t.events.empty() ? 0 : t.events.size() - 1);
         out.block = need_uint<uint32_t>(h, "block", where, 0xffffffffu);
         out.warp = need_uint<uint32_t>(h, "warp", where, 31);
@@ -348,7 +482,29 @@ Trace read_trace_json_document(std::istream& in) {
         out.what = need_string(h, "what", where);
         t.hazards.push_back(std::move(out));
     }
+    check_geometry(t);
+    check_acyclic(t);
     return t;
+}
+
+}  // namespace
+
+// Any type mismatch the checks above miss still ends as a one-line error, never a crash.
+Trace read_trace_json(std::istream& in) {
+    try {
+        return read_trace_json_document(in);
+    } catch (const json::exception& e) {
+        fail(std::string("unexpected content: ") + one_line(e.what()));
+    } catch (const std::bad_alloc&) {
+        fail("out of memory while reading; the trace is too large for this machine (docs/limits.md)");
+    }
+}
+
+Trace read_trace_file(const std::string& path) {
+    check_readable_file(path, "trace", limits::kTraceFileBytes);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(one_line(path) + ": cannot open for reading");
+    return read_trace_json(in);
 }
 
 void write_chrome_trace(std::ostream& out, const Trace& t) {

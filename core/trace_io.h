@@ -12,7 +12,11 @@ constexpr int kTraceJsonVersion = 1;
 // Writes the trace as JSON (schema: docs/trace-format.md). analysis may be null (computed then).
 void write_trace_json(std::ostream& out, const Trace& t);
 // Reads a trace JSON document; throws rl::Error with a one-line reason on anything malformed.
+// Read as a stream (no whole text or document in memory), bounded by docs/limits.md; the events must fit the
+// schedule's launch and their operands form a DAG.
 Trace read_trace_json(std::istream& in);
+// A trace file: a regular file within the size limit, then read_trace_json.
+Trace read_trace_file(const std::string& path);
 // {"hazards": [...]}: the trace's hazards as the trace format lists them.
 void write_hazards_json(std::ostream& out, const Trace& t);
 // Chrome Trace Event Format: a track per warp (pid block, tid warp), flow arrows for shuffles.

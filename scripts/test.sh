@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs what it needs, builds everything this machine can build,
 # runs every test (GPU tests skip with a reason where there is no GPU), then the CPU tests again
-# under AddressSanitizer + UndefinedBehaviorSanitizer.
+# under AddressSanitizer + UndefinedBehaviorSanitizer (clang 14), and fuzzes every parser for a bounded time.
+# Ends by counting the tests CTest skipped, each with its reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -12,13 +13,30 @@ echo "== build (preset default)"
 cmake --preset default
 cmake --build --preset default -j "$jobs"
 echo "== tests (preset default)"
-ctest --preset default -j "$jobs"
+ctest --preset default -j "$jobs" 2>&1 | tee build/ctest-default.txt
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
 echo "== install tests: cmake --install to a temporary prefix, then the Debian package through apt"
 bash tests/install/test_install.sh build/default --deb
 
-echo "== build (preset asan: AddressSanitizer + UndefinedBehaviorSanitizer)"
+stage_start=$SECONDS
+echo "== build (preset asan: AddressSanitizer + UndefinedBehaviorSanitizer, clang 14, with the fuzz targets)"
 cmake --preset asan
 cmake --build --preset asan -j "$jobs"
-echo "== tests (preset asan)"
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan -j "$jobs"
-echo "== all tests passed"
+echo "== tests (preset asan) after $((SECONDS - stage_start)) s"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan -j "$jobs" 2>&1 | tee build/ctest-asan.txt
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+echo "== fuzzing each parser for ${RLAB_FUZZ_SECONDS:=20} s, after $((SECONDS - stage_start)) s"
+fuzz_failed=0
+for t in trace_json:"docs/gpu/traces tests/data/hostile tests/data/fuzz/trace_json" \
+         lesson_toml:"lessons tests/data/hostile tests/data/fuzz/lesson_toml" \
+         bench_json:"docs/bench tests/data/bench-fixture.json tests/data/fuzz/bench_json" \
+         schedule_flags:"tests/data/fuzz/schedule_flags"; do
+  # shellcheck disable=SC2086
+  RLAB_FUZZ_ARTIFACTS=build/fuzz-findings tests/fuzz/run_fuzz.sh "build/asan/tests/fuzz/fuzz_${t%%:*}" "$RLAB_FUZZ_SECONDS" ${t#*:} &
+done
+for job in $(jobs -p); do wait "$job" || fuzz_failed=1; done
+[ "$fuzz_failed" -eq 0 ] || { echo "fuzzing found inputs (build/fuzz-findings): add each to tests/data/fuzz/ and fix"; exit 1; }
+echo "== sanitizer stage: $((SECONDS - stage_start)) s (build, tests, fuzzing)"
+echo "== all tests passed, except those skipped:"
+bash scripts/ctest_skips.sh build/ctest-default.txt build/default
+bash scripts/ctest_skips.sh build/ctest-asan.txt build/asan

@@ -243,6 +243,24 @@ TEST_CASE("deterministic schedules give identical bits on every run, each accumu
     NumericsReport a = compare_numerics(s), b = compare_numerics(s);
     REQUIRE(a.rows.size() == b.rows.size());
     for (size_t i = 0; i < a.rows.size(); ++i) CHECK(a.rows[i].bits == b.rows[i].bits);
+    // Equal twice could be equally wrong: check against results computed here, independently of core/numerics.
+    const InputData in = make_input(s);
+    float left_to_right = 0.0f;
+    long double wide = 0.0L;
+    for (size_t i = 0; i < in.size(); ++i) left_to_right += float(in.value(i)), wide += in.value(i);
+    size_t checked = 0;
+    for (const NumericsRow& r : a.rows) {
+        if (r.label == "serial left-to-right (f32)") {
+            CHECK(float(r.value) == left_to_right);
+            ++checked;
+        }
+        if (r.group != RowGroup::Serial && r.deterministic && r.chosen) {
+            CHECK(r.bits == (emulate(r.variant).result_value & 0xffffffffu));  // the row is the schedule's own trace
+            ++checked;
+        }
+    }
+    CHECK(checked == 2);
+    CHECK(std::fabs(a.exact - double(wide)) <= 1e-6 * a.abs_sum);  // the exact sum against an 64-bit-mantissa sum
 }
 
 TEST_CASE("emulated atomic completion orders give more than one bit pattern on an input built for it") {

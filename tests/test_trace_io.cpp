@@ -11,23 +11,6 @@
 
 using namespace rl;
 
-namespace {
-
-std::string error_of(const std::string& text) {
-    return test::thrown_error([&] {
-        std::istringstream in(text);
-        read_trace_json(in);
-    });
-}
-
-std::string eight_json() {
-    std::ostringstream out;
-    write_trace_json(out, emulate(Schedule{}));
-    return out.str();
-}
-
-}  // namespace
-
 TEST_CASE("JSON round trip is exact: events bit for bit, hazards, result and reference") {
     std::mt19937_64 rng(99);
     for (int i = 0; i < 60; ++i) {
@@ -52,7 +35,7 @@ TEST_CASE("JSON round trip is exact: events bit for bit, hazards, result and ref
 }
 
 TEST_CASE("JSON carries the contract's fields") {
-    auto j = nlohmann::json::parse(eight_json());
+    auto j = nlohmann::json::parse(test::eight_threads_json());
     CHECK(j["version"] == 1);
     CHECK(j["schedule"]["op"] == "sum");
     CHECK(j["inputs"].size() == 8);
@@ -77,17 +60,17 @@ TEST_CASE("JSON carries the contract's fields") {
 }
 
 TEST_CASE("malformed traces give a one-line error, never a crash") {
-    std::string good = eight_json();
-    CHECK(error_of(good).empty());
-    CHECK(error_of("").find("not valid JSON") != std::string::npos);
-    CHECK(error_of("{\"version\": 1").find("not valid JSON") != std::string::npos);
-    CHECK(error_of("[1,2]").find("must be an object") != std::string::npos);
-    CHECK(error_of("{}").find("no \"version\"") != std::string::npos);
+    std::string good = test::eight_threads_json();
+    CHECK(test::trace_json_error(good).empty());
+    CHECK(test::trace_json_error("").find("not valid JSON") != std::string::npos);
+    CHECK(test::trace_json_error("{\"version\": 1").find("not valid JSON") != std::string::npos);
+    CHECK(test::trace_json_error("[1,2]").find("must be an object") != std::string::npos);
+    CHECK(test::trace_json_error("{}").find("no \"version\"") != std::string::npos);
 
     auto mutate = [&](auto fn) {
         auto j = nlohmann::ordered_json::parse(good);
         fn(j);
-        return error_of(j.dump());
+        return test::trace_json_error(j.dump());
     };
     CHECK(mutate([](auto& j) { j["version"] = 7; }).find("unknown version 7") != std::string::npos);
     CHECK(mutate([](auto& j) { j["schedule"]["block"] = 5000; }).find("--block 5000") != std::string::npos);
@@ -105,7 +88,7 @@ TEST_CASE("malformed traces give a one-line error, never a crash") {
     CHECK(mutate([](auto& j) { j["result"]["reference"] = "x"; }).find("must be a number") != std::string::npos);
     CHECK(mutate([](auto& j) { j["scope_start"][1] = "x"; }).find("scope_start") != std::string::npos);
     CHECK(mutate([](auto& j) { j["inputs"][0] = "x"; }).find("inputs") != std::string::npos);
-    CHECK(!mutate([](auto& j) { j["events"][0]["flags"] = "x"; }).empty());
+    CHECK(mutate([](auto& j) { j["events"][0]["flags"] = "x"; }).find("event 0 \"flags\" must be a list of names") != std::string::npos);
 }
 
 TEST_CASE("Chrome trace: valid JSON, a track per warp, flow arrows for shuffles") {

@@ -11,6 +11,8 @@
 
 #include "app/backend/bench_runner.h"
 #include "core/emulator.h"  // rl::Error
+#include "core/file_io.h"
+#include "core/limits.h"
 #ifdef RLAB_HAVE_CUDA
 #include "cuda/bench_api.h"
 #endif
@@ -18,11 +20,15 @@
 namespace rl::cli {
 namespace {
 
+// A power of two's exponent: parsed strictly and bounded before any arithmetic, so nothing can overflow.
 int to_int(std::string_view s, const std::string& spec) {
     int v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p != s.data() + s.size())
-        throw Error("--sizes " + spec + ": expected FIRST:LAST:STEP or a comma list of powers of two, e.g. 10:28:2");
+        throw Error("--sizes " + one_line(spec) + ": expected FIRST:LAST:STEP or a comma list of powers of two, e.g. 10:28:2");
+    if (v < 1 || v > limits::kBenchLog2Max)
+        throw Error("--sizes " + one_line(spec) + ": powers of two from 2^1 to 2^" + std::to_string(limits::kBenchLog2Max) +
+                    " are allowed (each number is an exponent)");
     return v;
 }
 
@@ -39,8 +45,11 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 void write_file(const std::string& path, const std::string& text, const char* what) {
-    std::ofstream f(path, std::ios::binary);
-    if (!f || !(f << text) || !f.flush()) throw Error(std::string(what) + " " + path + ": cannot write the file");
+    try {
+        write_file_atomically(path, text);
+    } catch (const Error& e) {
+        throw Error(std::string(what) + " " + e.what());
+    }
     std::cerr << "rlab: wrote " << path << "\n";
 }
 
@@ -67,15 +76,16 @@ std::vector<int> parse_sizes(const std::string& spec) {
     std::vector<int> out;
     if (spec.find(':') != std::string::npos) {
         auto parts = split(spec, ':');
-        if (parts.size() != 3) throw Error("--sizes " + spec + ": expected FIRST:LAST:STEP, e.g. 10:28:2");
+        if (parts.size() != 3) throw Error("--sizes " + one_line(spec) + ": expected FIRST:LAST:STEP, e.g. 10:28:2");
         const int a = to_int(parts[0], spec), b = to_int(parts[1], spec), step = to_int(parts[2], spec);
-        if (step < 1 || a > b) throw Error("--sizes " + spec + ": needs FIRST <= LAST and STEP >= 1");
-        for (int k = a; k <= b; k += step) out.push_back(k);
+        if (a > b) throw Error("--sizes " + one_line(spec) + ": needs FIRST <= LAST and STEP >= 1");
+        for (int k = a; k <= b; k += step) out.push_back(k);  // all three are at most 30: no overflow
     } else {
-        for (const std::string& p : split(spec, ',')) out.push_back(to_int(p, spec));
+        const auto items = split(spec, ',');
+        if (items.size() > size_t(limits::kBenchLog2Max))
+            throw Error("--sizes: at most " + std::to_string(limits::kBenchLog2Max) + " sizes (2^1 to 2^30)");
+        for (const std::string& p : items) out.push_back(to_int(p, spec));
     }
-    for (int k : out)
-        if (k < 1 || k > 30) throw Error("--sizes " + spec + ": powers of two from 2^1 to 2^30 are allowed");
     return out;
 }
 

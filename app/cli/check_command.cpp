@@ -2,7 +2,11 @@
 // runs), or of a saved trace checked by the rules alone.
 #include "app/cli/check_command.h"
 
-#include <fstream>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <iostream>
 #include <map>
 
@@ -10,6 +14,7 @@
 #include "core/analysis.h"
 #include "core/checker.h"
 #include "core/emulator.h"
+#include "core/limits.h"
 #include "core/trace_io.h"
 
 namespace rl::cli {
@@ -26,12 +31,13 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& a) {
 
 namespace {
 
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) { interrupted = true; }
+
 // A saved trace, checked by the rules alone: whatever hazards and bug names the file carries are dropped
 // first, so nothing it announces can reach the report.
 int check_saved_trace(const CheckArgs& a) {
-    std::ifstream in(a.trace_file, std::ios::binary);
-    if (!in) throw Error(a.trace_file + ": cannot open for reading");
-    Trace t = read_trace_json(in);
+    Trace t = read_trace_file(a.trace_file);
     t.schedule.bugs = 0;
     attach_checked_hazards(t);
     if (a.format == "json") {
@@ -47,16 +53,22 @@ int check_saved_trace(const CheckArgs& a) {
 }  // namespace
 
 int run_check(const CheckArgs& a) {
-    if (a.runs < 1 || a.runs > 100000) throw Error("--runs " + std::to_string(a.runs) + ": expected 1 to 100000");
+    if (a.runs < 1 || a.runs > limits::kCheckRuns)
+        throw Error("--runs " + std::to_string(a.runs) + ": expected 1 to " + std::to_string(limits::kCheckRuns) +
+                    " (docs/limits.md); repeat the command for more");
     if (a.format != "text" && a.format != "json") throw Error("--format " + a.format + ": expected text or json");
     if (!a.trace_file.empty()) {
         if (a.runs != 1) throw Error("--runs runs a schedule again; a saved --trace is checked once: leave --runs out");
         return check_saved_trace(a);
     }
+    if (a.format == "json" && a.runs != 1) throw Error("--runs reports in text: leave --format json out");
+    if (uint64_t(a.runs) * a.run.schedule.build().n > limits::kCheckRunElements)
+        throw Error("--runs " + std::to_string(a.runs) + " x --n " + std::to_string(a.run.schedule.build().n) +
+                    " is over the " + std::to_string(limits::kCheckRunElements) +
+                    " elements that one check may run (docs/limits.md); use fewer runs or a smaller --n");
     BackendRun run = run_schedule(a.run);
     Analysis an = analyze(run.trace);
     if (a.format == "json") {
-        if (a.runs != 1) throw Error("--runs reports in text: leave --format json out");
         write_hazards_json(std::cout, run.trace);
         const bool bad = an.verdict == Verdict::Wrong || an.verdict == Verdict::Undefined || an.verdict == Verdict::OrderViolated;
         return run.trace.hazards.empty() && !bad ? 0 : 1;
@@ -68,9 +80,18 @@ int run_check(const CheckArgs& a) {
     if (a.runs > 1) {
         // What the hardware returns under a race changes from run to run: count the wrong results
         // (by value: the rules already call every run of a buggy schedule undefined).
+        // Progress on a terminal, and Ctrl-C ends the loop cleanly with the runs done so far.
         std::map<std::string, uint32_t> seen;
-        uint32_t wrong = 0;
-        for (uint32_t r = 0; r < a.runs; ++r) {
+        uint32_t wrong = 0, done = 0;
+        const bool tty = isatty(STDERR_FILENO);
+        auto old_handler = std::signal(SIGINT, on_interrupt);
+        auto last = std::chrono::steady_clock::now();
+        for (uint32_t r = 0; r < a.runs && !interrupted; ++r, ++done) {
+            if (const auto now = std::chrono::steady_clock::now(); now - last > std::chrono::milliseconds(500)) {
+                last = now;
+                std::cerr << (tty ? "\r\033[K" : "") << "rlab check: run " << r + 1 << " of " << a.runs << (tty ? "" : "\n")
+                          << std::flush;
+            }
             Trace t = r == 0 ? run.trace : run_schedule(a.run).trace;
             const Schedule& s = t.schedule;
             std::string v = format_value(s.op, s.type, t.result_value);
@@ -80,10 +101,14 @@ int run_check(const CheckArgs& a) {
             Verdict verdict = analyze(clean).verdict;
             if (verdict != Verdict::Exact && verdict != Verdict::WithinBound) ++wrong;
         }
-        std::cout << "\n" << a.runs << " runs on " << run.trace.device << ": " << wrong << " wrong result(s); values seen:";
+        std::signal(SIGINT, old_handler);
+        if (tty) std::cerr << "\r\033[K";
+        if (interrupted) std::cerr << "rlab check: interrupted after " << done << " of " << a.runs << " runs\n";
+        std::cout << "\n" << done << " runs on " << run.trace.device << ": " << wrong << " wrong result(s); values seen:";
         for (auto& [v, n] : seen) std::cout << " " << v << " (x" << n << ")";
         std::cout << "\n";
     }
+    if (interrupted) return 130;  // the shell's code for Ctrl-C, after the summary of the runs done
     return run.trace.hazards.empty() && !bad_result ? 0 : 1;
 }
 

@@ -20,9 +20,7 @@ CLI::App* add_import_command(CLI::App& app, std::string& file) {
 }
 
 int run_import(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw Error(file + ": cannot open for reading");
-    Trace t = read_trace_json(in);
+    Trace t = read_trace_file(file);
     Analysis an = analyze(t);
     std::cout << file << ": valid trace, version " << kTraceJsonVersion << ", " << t.events.size() << " events, "
               << t.hazards.size() << " hazard(s)" << (t.times.empty() ? "" : ", with GPU timestamps") << "\n";

@@ -108,10 +108,8 @@ int run_lessons(const LessonsArgs& a) {
         const Lesson& l = set.lessons.front();
         std::cout << l.title << "\n" << std::string(l.title.size(), '=') << "\n";
         if (!l.summary.empty()) std::cout << l.summary << "\n";
-        auto played = play_lesson(l, runner);
-        for (size_t k = 0; k < played.size(); ++k) {
-            const PlayedStep& p = played[k];
-            std::cout << "\n--- step " << k + 1 << " of " << played.size() << " (trace step " << p.cursor_step << ", "
+        play_lesson_steps(l, runner, [&](size_t k, const PlayedStep& p) {
+            std::cout << "\n--- step " << k + 1 << " of " << l.steps.size() << " (trace step " << p.cursor_step << ", "
                       << p.where << "; " << describe(l.steps[k].schedule) << ")\n"
                       << p.narrative;
             if (!p.narrative.empty() && p.narrative.back() != '\n') std::cout << "\n";
@@ -122,7 +120,7 @@ int run_lessons(const LessonsArgs& a) {
             }
             for (auto& r : p.results) std::cout << (r.ok ? "  [ok]   " : "  [FAIL] ") << r.message << "\n";
             for (auto& pr : p.problems) std::cout << "  [FAIL] " << pr << "\n";
-        }
+        });
         print_next(course, l.name);
         return malformed ? 2 : 0;
     }
@@ -145,10 +143,10 @@ int run_lessons(const LessonsArgs& a) {
     }
     size_t failures = 0, checks = 0;
     for (const Lesson& l : set.lessons) {
-        auto played = play_lesson(l, runner);
         size_t lesson_failures = 0;
-        for (size_t k = 0; k < played.size(); ++k) {
-            const PlayedStep& p = played[k];
+        std::vector<Quantities> step_values(l.steps.size());  // each step's values: a recording's prev_NAME reads them
+        play_lesson_steps(l, runner, [&](size_t k, const PlayedStep& p) {
+            step_values[k] = p.values;
             if (!p.played_on_emulator.empty())
                 std::cout << l.file << ":" << l.steps[k].line << ": step " << k + 1
                           << ": played on the emulator: " << p.played_on_emulator << "\n";
@@ -162,7 +160,7 @@ int run_lessons(const LessonsArgs& a) {
                 std::cout << l.file << ":" << r.line << ":" << r.column << ": step " << k + 1 << ": " << r.message << "\n";
                 ++lesson_failures;
             }
-        }
+        });
         // The recorded GPU traces (lessons/recorded/NAME): each must still satisfy its step's expectations.
         const RecordedLesson rec = load_recorded(l);
         for (const std::string& e : rec.errors) {
@@ -173,7 +171,7 @@ int run_lessons(const LessonsArgs& a) {
         for (size_t k = 0; k < rec.steps.size(); ++k) {
             if (!rec.steps[k]) continue;
             ++recorded;
-            const PlayedStep p = play_step(l, k, k ? &played[k - 1].values : nullptr,
+            const PlayedStep p = play_step(l, k, k ? &step_values[k - 1] : nullptr,
                                            [&](const Schedule&) { return *rec.steps[k]; });
             for (auto& pr : p.problems) {
                 std::cout << l.file << ":" << l.steps[k].line << ": step " << k + 1 << " (" << rec.label() << "): " << pr << "\n";

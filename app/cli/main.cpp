@@ -13,12 +13,14 @@
 #include "app/cli/kernel_command.h"
 #include "app/cli/lessons_command.h"
 #include "app/cli/numerics_command.h"
+#include "app/cli/schedule_run.h"
 #include "app/cli/trace_command.h"
 #ifdef RLAB_HAVE_RENDER
 #include "app/cli/render_command.h"
 #endif
 #include "codegen/lesson_lines.h"
 #include "core/emulator.h"
+#include "core/file_io.h"
 #include "core/version.h"
 
 namespace {
@@ -38,6 +40,7 @@ Command command(CLI::App& app, Args& args, Add add, Run run) {
 
 int main(int argc, char** argv) {
     using namespace rl::cli;
+    rl::guard_closed_stdout();
     CLI::App app{"rlab — Reduction Lab on the command line: trace, analyse and check GPU reduction schedules.\n"
                  "With no command it shows the eight-thread example."};
     app.set_help_all_flag("--help-all", "help for every command");
@@ -74,22 +77,29 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "rlab: " << e.what() << " (see rlab --help)\n";
+        std::cerr << "rlab: " << rl::one_line(e.what()) << " (see rlab --help)\n";
         return 2;
     }
     try {
+        int rc = -1;
         for (const Command& c : commands)
-            if (*c.parsed) return c.run();
-        return run_eight_threads();
+            if (rc < 0 && *c.parsed) rc = c.run();
+        if (rc < 0) rc = run_eight_threads();
+        rl::flush_stdout_checked();  // a full or closed standard output is an error, not a silent exit 0
+        if (!deferred_note().empty()) std::cerr << "rlab: " << deferred_note() << "\n";
+        return rc;
     } catch (const rl::DeviceHung& e) {
         // The hung kernel holds the GPU: a normal exit would wait for it forever.
         std::cerr << "rlab: " << e.what() << "\n" << std::flush;
         std::_Exit(2);
     } catch (const rl::Error& e) {
-        std::cerr << "rlab: " << e.what() << "\n";
+        std::cerr << "rlab: " << rl::one_line(e.what()) << "\n";
         return 2;
     } catch (const std::bad_alloc&) {
         std::cerr << "rlab: out of memory; use a smaller --n\n";
+        return 2;
+    } catch (const std::exception& e) {  // anything else still ends as one line and exit 2, never an abort
+        std::cerr << "rlab: " << rl::one_line(e.what()) << "\n";
         return 2;
     }
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/backend/numerics_gpu.h"
+#include "app/cli/schedule_run.h"
 #include "core/emulator.h"
 #include "core/numerics.h"
 
@@ -129,7 +130,7 @@ int run_numerics(const NumericsArgs& a) {
     o.atomic_orders = a.runs;
     o.order_seed = a.order_seed;
     NumericsReport r = compare_numerics(s, input, o);
-    std::cerr << "rlab: " << measure_numerics_on_gpu(r, input, choice, a.runs) << "\n";
+    deferred_note() = measure_numerics_on_gpu(r, input, choice, a.runs);  // printed by main on success
     if (a.format == "json")
         std::cout << to_json(r).dump(2) << "\n";
     else

@@ -10,6 +10,7 @@
 #include "app/lab/options.h"
 #include "app/lab/startup.h"
 #include "app/render/offscreen.h"
+#include "app/cli/schedule_run.h"
 #include "core/emulator.h"
 
 namespace rl::cli {
@@ -36,6 +37,7 @@ int run_render(const RenderArgs& a) {
     if (std::string e = lab::check_size(a.size, 64, 64, w, h); !e.empty()) throw Error(e);
     if (std::string e = lab::check_theme(a.theme); !e.empty()) throw Error(e);
     if (std::string e = lab::check_view(a.view); !e.empty()) throw Error(e);
+    if (std::string e = lab::check_font_scale(a.font_scale); !e.empty()) throw Error(e);
     lab::LabState s;
     if (std::string e = lab::check_backend(a.backend, s.backend); !e.empty()) throw Error(e);
     if (!a.trace_file.empty()) {
@@ -45,7 +47,7 @@ int run_render(const RenderArgs& a) {
     } else {
         // Run here rather than by s.rerun(): a hung GPU must reach main's DeviceHung handler.
         BackendRun run = run_backend(a.schedule.build(), s.backend);
-        if (!run.note.empty()) std::cerr << "rlab: " << run.note << "\n";
+        if (!run.note.empty()) deferred_note() = run.note;
         s.schedule = run.trace.schedule;
         s.trace = std::move(run.trace);
         s.adopt_trace();
@@ -72,7 +74,7 @@ int run_render(const RenderArgs& a) {
         return 2;
     }
     const std::vector<uint8_t> px = off.render(scene);
-    if (!render::write_png(a.png, w, h, px, &err)) throw Error("--png " + a.png + ": " + err);
+    if (!render::write_png(a.png, w, h, px, &err)) throw Error("--png " + err);
     std::cerr << "rlab: wrote " << a.png << " (" << w << "x" << h << ", step " << s.cursor.step << " of " << s.last()
               << ", " << off.context_kind() << ")\n";
     return 0;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "core/emulator.h"
+#include "core/file_io.h"
 
 namespace rl::cli {
 
@@ -17,11 +18,16 @@ void add_run_options(CLI::App& cmd, RunArgs& a, bool race_delay) {
 
 BackendRun run_schedule(const RunArgs& a) {
     BackendChoice choice;
-    if (!parse_backend(a.backend, choice)) throw Error("--backend " + a.backend + ": expected auto, cpu or cuda");
+    if (!parse_backend(a.backend, choice)) throw Error("--backend " + one_line(a.backend) + ": expected auto, cpu or cuda");
     Schedule s = a.schedule.build();
     BackendRun run = run_backend(s, choice, a.race_delay_ns);
-    if (!run.note.empty()) std::cerr << "rlab: " << run.note << "\n";
+    if (!run.note.empty()) deferred_note() = run.note;
     return run;
+}
+
+std::string& deferred_note() {
+    static std::string note;
+    return note;
 }
 
 void print_header(std::ostream& out, const Trace& t) {

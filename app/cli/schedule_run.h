@@ -16,8 +16,10 @@ struct RunArgs {
 
 // Adds the SCHEDULE flags and --backend; --race-delay too when `race_delay` (trace and check).
 void add_run_options(CLI::App& cmd, RunArgs& args, bool race_delay);
-// Builds and runs the schedule; a note about the backend (e.g. no GPU) goes to stderr. Throws rl::Error.
+// Builds and runs the schedule. Throws rl::Error. A note about the backend (e.g. no GPU) is kept in
+// deferred_note(): main prints it when the command succeeds, so an error stays the one line on stderr.
 BackendRun run_schedule(const RunArgs& args);
+std::string& deferred_note();
 // The two header lines every report opens with: the schedule and where it ran.
 void print_header(std::ostream& out, const Trace& t);
 

@@ -7,6 +7,7 @@
 #include "app/cli/board_view.h"
 #include "core/analysis.h"
 #include "core/emulator.h"
+#include "core/file_io.h"
 #include "core/trace_io.h"
 
 namespace rl::cli {
@@ -23,12 +24,7 @@ int run_trace(const TraceArgs& a) {
     if (a.format != "text" && a.format != "json" && a.format != "chrome")
         throw Error("--format " + a.format + ": expected text, json or chrome");
     BackendRun run = run_schedule(a.run);
-    std::ofstream file;
-    if (!a.output.empty()) {
-        file.open(a.output, std::ios::binary);
-        if (!file) throw Error("-o " + a.output + ": cannot open for writing");
-    }
-    std::ostream& out = a.output.empty() ? std::cout : file;
+    auto write = [&](std::ostream& out) {
     if (a.format == "json") {
         write_trace_json(out, run.trace);
     } else if (a.format == "chrome") {
@@ -41,8 +37,13 @@ int run_trace(const TraceArgs& a) {
         print_depth_table(out, run.trace, an);
         print_hazards(out, run.trace);
     }
-    out.flush();
-    if (!out) throw Error("writing " + (a.output.empty() ? std::string("standard output") : a.output) + " failed");
+    };
+    if (a.output.empty()) {
+        write(std::cout);
+        flush_stdout_checked();
+    } else {
+        write_file_atomically(a.output, write);  // a failed write leaves no truncated file
+    }
     if (!a.output.empty()) std::cerr << "rlab: wrote " << run.trace.events.size() << " events to " << a.output << "\n";
     return 0;
 }

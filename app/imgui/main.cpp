@@ -16,6 +16,8 @@
 #include "app/lab/startup.h"
 #include "app/render/offscreen.h"
 #include "app/render/renderer.h"
+#include "core/error.h"
+#include "core/file_io.h"
 
 namespace {
 
@@ -102,5 +104,10 @@ int main(int argc, char** argv) {
     desktop.on_exit(window, s);
     renderer.shutdown();
     lab::close_window(window);
+    try {
+        flush_stdout_checked();  // --bench-frames' report: a full or closed standard output is exit 2
+    } catch (const Error& e) {
+        return fail(e.what());
+    }
     return exit_code;
 }

@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include "core/error.h"
+#include "core/file_io.h"
+#include "core/limits.h"
 
 namespace rl::lab {
 namespace fs = std::filesystem;
@@ -19,10 +22,16 @@ std::string config_dir() {
 
 DesktopSettings load_desktop_settings(const std::string& file) {
     DesktopSettings d;
-    std::ifstream in(file);
-    if (!in) return d;
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    std::string text;
+    try {
+        text = read_text_file(file, "settings", limits::kSettingsFileBytes);
+        check_json_nesting(text, "settings", limits::kJsonDepth);
+    } catch (const Error&) {
+        return d;  // missing, damaged or hostile: start afresh rather than refuse to open
+    }
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (!j.is_object()) return d;  // a damaged file: start afresh rather than refuse to open
+    try {
     d.x = j.value("x", 0);
     d.y = j.value("y", 0);
     d.width = std::clamp(j.value("width", 0), 0, 16384);
@@ -35,6 +44,9 @@ DesktopSettings load_desktop_settings(const std::string& file) {
     if (j.contains("recent") && j["recent"].is_array())
         for (const auto& r : j["recent"])
             if (r.is_string() && d.recent.size() < 8) d.recent.push_back(r.get<std::string>());
+    } catch (const nlohmann::json::exception&) {
+        return DesktopSettings{};  // a field of the wrong type: defaults, as for a damaged file
+    }
     return d;
 }
 
@@ -45,8 +57,11 @@ std::string save_desktop_settings(const std::string& file, const DesktopSettings
                               {"height", d.height}, {"maximized", d.maximized},
                               {"theme", d.theme},   {"font_scale", d.font_scale},
                               {"lesson", d.lesson}, {"recent", d.recent}};
-    std::ofstream out(file);
-    if (!(out << j.dump(2) << "\n")) return "cannot write " + file;
+    try {
+        write_file_atomically(file, j.dump(2) + "\n");
+    } catch (const Error& e) {
+        return e.what();
+    }
     return {};
 }
 

@@ -35,13 +35,8 @@ bool LabState::rerun() {
 
 bool LabState::load_trace(const std::string& path) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::ifstream in(path);
-    if (!in) {
-        error = path + ": cannot open";
-        return false;
-    }
     try {
-        trace = read_trace_json(in);
+        trace = read_trace_file(path);
     } catch (const std::exception& e) {
         error = path + ": " + e.what();
         return false;

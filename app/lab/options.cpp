@@ -2,9 +2,13 @@
 #include "app/lab/options.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include "core/emulator.h"
+#include "core/file_io.h"
 #include "core/version.h"
 
 namespace rl::lab {
@@ -54,6 +58,13 @@ void add_classroom(CLI::App& app, Options& o) {
     app.add_option("LESSON_FILE", o.lesson_file, "a lesson file (.toml) to open, from anywhere (instead of --lesson NAME)");
 }
 
+// The whole of [first, last) is one unsigned number in range (from_chars alone lets an overflow through).
+template <class T> bool whole(const char* first, const char* last, T& out) {
+    if (first == last || !std::isdigit(static_cast<unsigned char>(*first))) return false;
+    auto [p, ec] = std::from_chars(first, last, out);
+    return ec == std::errc() && p == last;
+}
+
 // The checks after parsing: the first problem as one line, or empty.
 std::string check(FrontEnd which, Options& o) {
     if (std::string e = check_size(o.size, 320, 240, o.width, o.height); !e.empty()) return e;
@@ -66,9 +77,18 @@ std::string check(FrontEnd which, Options& o) {
         return "LESSON_FILE " + o.lesson_file + " and --lesson " + o.lesson + ": open one lesson, not both";
     if (which == FrontEnd::Classroom && (o.msaa < 0 || o.msaa > 16))
         return "--msaa " + std::to_string(o.msaa) + ": expected 0 to 16";
-    if (!o.time_window.empty() &&
-        (std::sscanf(o.time_window.c_str(), "%lf:%lf", &o.time_from, &o.time_to) != 2 || o.time_to <= o.time_from))
-        return "--time-window " + o.time_window + ": expected FROM:TO cycles, FROM < TO";
+    if (std::string e = check_font_scale(o.font_scale); !e.empty()) return e;
+    if (!o.time_window.empty()) {
+        // Strict: two whole numbers of cycles, 0 <= FROM < TO <= 2^53 (a GPU clock counter stays far below).
+        const std::string w = o.time_window;
+        const size_t colon = w.find(':');
+        uint64_t from = 0, to = 0;
+        const bool ok = colon != std::string::npos && whole(w.data(), w.data() + colon, from) &&
+                        whole(w.data() + colon + 1, w.data() + w.size(), to) && from < to && to <= (1ull << 53);
+        if (!ok) return "--time-window " + one_line(w) + ": expected FROM:TO cycles, FROM < TO (whole cycles, at most 2^53)";
+        o.time_from = double(from);
+        o.time_to = double(to);
+    }
     try {
         o.schedule = o.schedule_flags.build();
     } catch (const Error& e) {
@@ -121,12 +141,21 @@ std::string check_backend(const std::string& text, BackendChoice& out) {
 }
 
 std::string check_size(const std::string& text, int min_w, int min_h, int& w, int& h) {
-    constexpr int kMax = 16384;
-    char tail = 0;
-    if (std::sscanf(text.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < min_w || h < min_h || w > kMax || h > kMax)
-        return "--size " + text + ": expected WxH from " + std::to_string(min_w) + "x" + std::to_string(min_h) + " to " +
-               std::to_string(kMax) + "x" + std::to_string(kMax);
+    // Strict: digits, 'x', digits and nothing else; bounded so a frame's pixels stay about 130 MB.
+    constexpr int kMaxW = 7680, kMaxH = 4320;
+    const size_t x = text.find('x');
+    const char* end = text.data() + text.size();
+    const bool ok = x != std::string::npos &&
+                    whole(text.data(), text.data() + x, w) && whole(text.data() + x + 1, end, h);
+    if (!ok || w < min_w || h < min_h || w > kMaxW || h > kMaxH)
+        return "--size " + one_line(text) + ": expected WxH from " + std::to_string(min_w) + "x" + std::to_string(min_h) +
+               " to " + std::to_string(kMaxW) + "x" + std::to_string(kMaxH);
     return {};
+}
+
+std::string check_font_scale(float scale) {
+    if (std::isfinite(scale) && scale >= 0.5f && scale <= 3.0f) return {};
+    return "--font-scale " + std::to_string(scale) + ": expected a number from 0.5 to 3";
 }
 
 }  // namespace rl::lab

@@ -46,5 +46,6 @@ std::string check_theme(const std::string& theme);  // dark | light (empty: the 
 std::string check_view(const std::string& view);    // steps | time
 std::string check_backend(const std::string& text, BackendChoice& out);
 std::string check_size(const std::string& text, int min_w, int min_h, int& w, int& h);
+std::string check_font_scale(float scale);  // --font-scale: finite, 0.5 to 3
 
 }  // namespace rl::lab

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include "core/error.h"
+#include "core/file_io.h"
 
 namespace rl::lab {
 
@@ -36,10 +38,12 @@ std::string start_lab_bench(LabState& s, const Options& o) {
 }
 
 std::string write_scene(const std::string& path, const render::Scene& scene) {
-    std::ofstream out(path);
-    render::dump_scene_json(out, scene);
-    out.flush();
-    return out ? std::string() : "--dump-scene " + path + ": cannot write";
+    try {
+        write_file_atomically(path, [&](std::ostream& out) { render::dump_scene_json(out, scene); });
+    } catch (const Error& e) {
+        return std::string("--dump-scene ") + e.what();
+    }
+    return {};
 }
 
 }  // namespace rl::lab

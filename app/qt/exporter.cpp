@@ -1,6 +1,8 @@
 // app/qt/exporter.cpp — QSvgGenerator / QPdfWriter drawing through scene_painter; core/trace_io for trace files.
 #include "app/qt/exporter.h"
 
+#include <QBuffer>
+#include <QImage>
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QTextDocument>
@@ -10,6 +12,8 @@
 #include "app/qt/scene_painter.h"
 #include "app/qt/source_painter.h"
 #include "app/render/offscreen.h"
+#include "core/error.h"
+#include "core/file_io.h"
 #include "core/trace_io.h"
 
 namespace rl::qt {
@@ -20,9 +24,30 @@ render::Scene page_scene(Classroom& c, float width, float height, bool dark, flo
     return lab::build_frame(c.lab, v);
 }
 
+namespace {
+
+// Every file the classroom writes goes through core's checked, atomic write: an error line or empty.
+std::string write_checked(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    try {
+        write_file_atomically(path, write);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string write_checked(const std::string& path, const QByteArray& bytes) {
+    return write_checked(path, [&](std::ostream& out) { out.write(bytes.constData(), bytes.size()); });
+}
+
+}  // namespace
+
 std::string export_svg(const std::string& path, const render::Scene& s) {
+    QByteArray bytes;  // drawn in memory, then written checked (temporary name + rename)
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator gen;
-    gen.setFileName(QString::fromStdString(path));
+    gen.setOutputDevice(&buffer);
     gen.setSize(QSize(int(s.width), int(s.height)));
     gen.setViewBox(QRect(0, 0, int(s.width), int(s.height)));
     gen.setTitle("Reduction Lab frame");
@@ -30,7 +55,8 @@ std::string export_svg(const std::string& path, const render::Scene& s) {
     if (!p.begin(&gen)) return path + ": cannot write SVG";
     paint_scene(p, s);
     p.end();
-    return "";
+    buffer.close();
+    return write_checked(path, bytes);
 }
 
 std::string export_png_offscreen(const std::string& path, const render::Scene& s) {
@@ -42,16 +68,21 @@ std::string export_png_offscreen(const std::string& path, const render::Scene& s
     return "";
 }
 
+
+std::string save_png_checked(const QImage& img, const std::string& path) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (img.isNull() || !img.save(&buffer, "PNG")) return one_line(path) + ": cannot encode the PNG";
+    return write_checked(path, bytes);
+}
+
 std::string export_trace_json(const std::string& path, const Trace& t) {
-    std::ofstream out(path);
-    write_trace_json(out, t);
-    return out ? "" : path + ": cannot write";
+    return write_checked(path, [&](std::ostream& out) { write_trace_json(out, t); });
 }
 
 std::string export_chrome_trace(const std::string& path, const Trace& t) {
-    std::ofstream out(path);
-    write_chrome_trace(out, t);
-    return out ? "" : path + ": cannot write";
+    return write_checked(path, [&](std::ostream& out) { write_chrome_trace(out, t); });
 }
 
 // The code beside a handout page: the schedule's source with this step's lines lit, as large as the column allows;
@@ -90,7 +121,10 @@ void paint_handout_code(QPainter& p, const lab::LabState& lab, const QRectF& are
 
 std::string export_pdf(const std::string& path, Classroom& c) {
     if (c.pages.empty()) return "nothing to export: no steps";
-    QPdfWriter pdf(QString::fromStdString(path));
+    QByteArray bytes;  // drawn in memory, then written checked: a full disk leaves no truncated PDF
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&buffer);
     pdf.setPageSize(QPageSize(QPageSize::A4));
     pdf.setPageOrientation(QPageLayout::Landscape);
     pdf.setPageMargins(QMarginsF(12, 10, 12, 10), QPageLayout::Millimeter);
@@ -138,7 +172,8 @@ std::string export_pdf(const std::string& path, Classroom& c) {
     }
     p.end();
     c.go(saved);
-    return "";
+    buffer.close();
+    return write_checked(path, bytes);
 }
 
 }  // namespace rl::qt

@@ -3,6 +3,8 @@
 #include <string>
 #include "app/qt/classroom.h"
 
+class QImage;
+
 namespace rl::qt {
 
 // The scene of the classroom's current page at a given size (light theme for paper when dark is false).
@@ -15,5 +17,7 @@ std::string export_trace_json(const std::string& path, const Trace& t);
 std::string export_chrome_trace(const std::string& path, const Trace& t);
 // One landscape A4 page per classroom page: title, picture (vector) and narrative. Restores the current page.
 std::string export_pdf(const std::string& path, Classroom& c);
+// A PNG of img written checked (temporary name + rename): an error line or empty.
+std::string save_png_checked(const QImage& img, const std::string& path);
 
 }  // namespace rl::qt

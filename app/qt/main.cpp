@@ -10,6 +10,8 @@
 #include "app/qt/main_window.h"
 #include "app/qt/recent_files.h"
 #include "app/qt/scripted.h"
+#include "core/error.h"
+#include "core/file_io.h"
 #include "core/version.h"
 
 namespace {
@@ -66,5 +68,10 @@ int main(int argc, char** argv) {
     if (o.bench_frames > 0) qt::bench_frames(w, c, o.bench_frames);
     else if (o.frames > 0 || o.quit) qt::script_frames(w, o, exit_code);
     const int rc = qapp.exec();
+    try {
+        flush_stdout_checked();  // --bench-frames' report: a full or closed standard output is exit 2
+    } catch (const Error& e) {
+        return fail(e.what());
+    }
     return exit_code ? exit_code : rc;
 }

@@ -430,9 +430,7 @@ void MainWindow::apply_style() {
 
 // ---- exports ----------------------------------------------------------------------------------------
 std::string MainWindow::export_png(const std::string& path) {
-    const QImage img = canvas_->grabFramebuffer();
-    if (img.isNull() || !img.save(QString::fromStdString(path), "PNG")) return path + ": cannot write PNG";
-    return "";
+    return save_png_checked(canvas_->grabFramebuffer(), path);
 }
 std::string MainWindow::export_svg(const std::string& path) { return qt::export_svg(path, canvas_->last_scene()); }
 std::string MainWindow::export_pdf(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include "app/lab/frame_bench.h"
 #include "app/lab/startup.h"
+#include "app/qt/exporter.h"
 
 namespace rl::qt {
 
@@ -19,9 +20,9 @@ void script_frames(MainWindow& w, const lab::Options& o, int& exit_code) {
         if (--*frames > 0) return;
         t->stop();
         if (!o.screenshot.empty()) {
-            const bool saved = w.grab().save(QString::fromStdString(o.screenshot), "PNG");
-            std::cerr << "reduction-lab-qt: " << (saved ? "wrote " : "cannot write ") << o.screenshot << "\n";
-            if (!saved) exit_code = 2;
+            const std::string err = save_png_checked(w.grab().toImage(), o.screenshot);
+            std::cerr << "reduction-lab-qt: " << (err.empty() ? "wrote " + o.screenshot : err) << "\n";
+            if (!err.empty()) exit_code = 2;
         }
         if (!o.dump_scene.empty())
             if (std::string e = lab::write_scene(o.dump_scene, w.canvas()->last_scene()); !e.empty())

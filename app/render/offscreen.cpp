@@ -9,6 +9,8 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 #include "app/render/renderer.h"
+#include "core/error.h"
+#include "core/file_io.h"
 
 namespace rl::render {
 
@@ -108,8 +110,17 @@ std::vector<uint8_t> Offscreen::render(const Scene& s) {
 }
 
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba, std::string* error) {
-    if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
-        if (error) *error = "cannot write " + path;
+    // Encoded in memory, then written checked under a temporary name: a full disk leaves no truncated PNG.
+    std::string bytes;
+    auto append = [](void* ctx, void* data, int size) { static_cast<std::string*>(ctx)->append(static_cast<char*>(data), size_t(size)); };
+    if (!stbi_write_png_to_func(append, &bytes, width, height, 4, rgba.data(), width * 4)) {
+        if (error) *error = one_line(path) + ": cannot encode the PNG";
+        return false;
+    }
+    try {
+        write_file_atomically(path, bytes);
+    } catch (const Error& e) {
+        if (error) *error = e.what();
         return false;
     }
     return true;

@@ -55,11 +55,11 @@ size_t lower_index(const std::vector<V>& v, uint64_t col, Key key) {
 Layout build_layout(const Trace& t) {
     Layout l;
     uint32_t threads = std::max<uint32_t>(1, t.schedule.block), blocks = std::max<uint32_t>(1, t.grid);
-    uint16_t steps = t.step_count;
+    uint32_t steps = t.step_count;  // 32 bits: a step of 65535 must not wrap step + 1 to 0
     for (const Event& e : t.events) {
         threads = std::max<uint32_t>(threads, e.thread + 1u);
         blocks = std::max<uint32_t>(blocks, e.block + 1u);
-        steps = std::max<uint16_t>(steps, uint16_t(e.step + 1));
+        steps = std::max<uint32_t>(steps, e.step + 1u);
     }
     l.threads = threads;
     l.blocks = blocks;
@@ -80,7 +80,7 @@ Layout build_layout(const Trace& t) {
             cells[e.step] += carries_value(e.kind);
             arrows[e.step] += e.kind == EventKind::Shuffle || e.kind == EventKind::SharedLoad || e.kind == EventKind::PartialLoad;
         }
-        for (uint16_t s = 0; s < steps; ++s) l.rows[s].cells.reserve(cells[s]), l.rows[s].arrows.reserve(arrows[s]);
+        for (uint32_t s = 0; s < steps; ++s) l.rows[s].cells.reserve(cells[s]), l.rows[s].arrows.reserve(arrows[s]);
     }
     for (uint32_t i = 0; i < t.events.size(); ++i) {
         const Event& e = t.events[i];
@@ -119,7 +119,7 @@ Layout build_layout(const Trace& t) {
             r.marks.push_back({uint32_t(l.column(e.block, 0)), uint32_t(l.column(e.block, threads - 1)), i});
         }
     }
-    for (uint16_t s = 0; s < steps; ++s) {
+    for (uint32_t s = 0; s < steps; ++s) {
         Row& r = l.rows[s];
         r.step = s;
         const Event* sh = first_shuffle[s] == kNoEvent ? nullptr : &t.events[first_shuffle[s]];
@@ -309,8 +309,9 @@ struct Builder {
     void build_bands() {
         const float top = v.header(), bottom = v.height;
         const double warp_px = 32.0 * v.px_per_col, block_px = double(l.threads) * v.px_per_col;
-        const uint32_t b_lo = uint32_t(std::max(0.0, std::floor(c_lo / double(l.threads + l.gap))));
-        const uint32_t b_hi = std::min<uint32_t>(l.blocks - 1, uint32_t(c_hi / double(l.threads + l.gap)));
+        const uint32_t b_lo = uint32_t(std::clamp(std::floor(c_lo / double(l.threads + l.gap)), 0.0, double(l.blocks)));
+        // Clamped as doubles: a view panned or zoomed far off the lanes must not convert out of range.
+        const uint32_t b_hi = uint32_t(std::clamp(c_hi / double(l.threads + l.gap), 0.0, double(l.blocks - 1)));
         const float hs = 13.0f * fs;
         for (uint32_t b = b_lo; b <= b_hi && block_px >= 3.0; ++b) {
             const float bx0 = col_x(double(l.column(b, 0))), bx1 = col_x(double(l.column(b, l.threads - 1) + 1));

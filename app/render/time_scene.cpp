@@ -116,8 +116,10 @@ Color kind_color(const Palette& P, EventKind k) {
 }
 
 // Tick spacing of 1, 2 or 5 times a power of ten, at least min_px apart on screen.
+constexpr int kMaxTicks = 512;  // more than any screen shows at 90 px apart
+
 double nice_step(double px_per_unit, double min_px) {
-    const double raw = min_px / std::max(px_per_unit, 1e-12);
+    const double raw = min_px / std::max(px_per_unit, 1e-300);  // no floor: a huge window gets a huge step
     const double p = std::pow(10.0, std::floor(std::log10(raw)));
     for (double m : {1.0, 2.0, 5.0, 10.0})
         if (m * p >= raw) return m * p;
@@ -163,7 +165,9 @@ Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, con
     }
     // Vertical time grid.
     const double tick = nice_step(v.px_per_col, 90.0 * fs);
-    for (double x = std::ceil(std::max(0.0, t_lo) / tick) * tick; x <= t_hi; x += tick)
+    // At most a screen's worth of ticks, even where x + tick == x (a step below x's precision).
+    int ticks = 0;
+    for (double x = std::ceil(std::max(0.0, t_lo) / tick) * tick; x <= t_hi && ticks < kMaxTicks; x += tick, ++ticks)
         s.boxes.push_back(flat_box(time_x(v, x), top, 1.0f, v.height - top, P.grid_line, BoxRole::WarpBand, 0));
 
     const float lane_ts = std::min(14.0f * fs, v.row_h * 0.3f);
@@ -244,7 +248,8 @@ Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, con
         key(P.text, Pattern::Solid, 6.0f * fs, 18.0f * fs, "barrier arrival");
         key(P.barrier, Pattern::Bars, 28.0f * fs, 10.0f * fs, "waiting");
     }
-    for (double x = std::ceil(std::max(0.0, t_lo) / tick) * tick; x <= t_hi; x += tick) {
+    ticks = 0;
+    for (double x = std::ceil(std::max(0.0, t_lo) / tick) * tick; x <= t_hi && ticks < kMaxTicks; x += tick, ++ticks) {
         const float sx = time_x(v, x);
         if (sx < g + 10.0f * fs) continue;
         s.overlay_texts.push_back({sx, top - 14.0f * fs, 13.0f * fs, P.text_dim, cycles_text(x), Align::Center, kNoEvent});

@@ -14,8 +14,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if ! command -v compute-sanitizer >/dev/null; then echo "SKIPPED: compute-sanitizer is not installed"; exit 77; fi
 if ! "$rlab" trace --backend cuda --n 8 --block 8 --format json -o /dev/null 2>"$tmp/probe"; then
-  if nvidia-smi -L 2>/dev/null | grep -q "^GPU "; then
-    echo "FAIL: a GPU is present ($(nvidia-smi -L | head -1)) but rlab could not capture on it: $(tail -1 "$tmp/probe")"
+  if nvidia-smi -L 2>/dev/null | grep -q "^GPU " || ls /dev/nvidia[0-9]* >/dev/null 2>&1; then
+    echo "FAIL: a GPU is present ($(nvidia-smi -L 2>/dev/null | head -1; ls /dev/nvidia[0-9]* 2>/dev/null | head -1)) but rlab could not capture on it: $(tail -1 "$tmp/probe")"
     exit 1
   fi
   echo "SKIPPED: no usable GPU: $(tail -1 "$tmp/probe")"; exit 77

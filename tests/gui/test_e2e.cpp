@@ -66,6 +66,7 @@ TEST_CASE("e2e: reduction-lab steps to the end of the eight-thread example and s
 
 TEST_CASE("e2e: a bug run shows undefined values, and bad input exits 2") {
     const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-bug.png";
+    std::remove(png.c_str());  // a PNG left by an earlier run must not pass for this one
     REQUIRE(run(std::string(RLAB_LAB_EXE) + " --n 40 --block 40 --bug full-mask-partial-warp --step 14 --quit --screenshot " +
                 png) == 0);
     int w = 0, h = 0;
@@ -136,6 +137,7 @@ TEST_CASE("e2e: rlab render --trace draws a saved GPU trace in either view") {
     REQUIRE(rl::render::read_png(png, w, h, px));
     CHECK(w == 800);
     CHECK(count_colour(px, 0x0072b2) > 50);  // value marks
+    std::remove(png.c_str());
     REQUIRE(run(std::string(RLAB_CLI_EXE) + " render --trace " + gpu + " --step 4 --size 800x500 --png " + png) == 0);
     REQUIRE(rl::render::read_png(png, w, h, px));
     CHECK(count_colour(px, 0x0072b2) > 15 * 500);  // the same picture as the emulator's eight threads

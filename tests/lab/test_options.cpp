@@ -95,7 +95,21 @@ TEST_CASE("options: bad values are refused in one line that names the flag and w
         check_refused(which, {"--n", "5", "--input", "1,2,3"}, "--n");
         check_refused(which, {"--frobnicate"}, "--frobnicate");
         check_refused(which, {"--step", "two"}, "--step");
+        // issue 19: non-finite or absurd values, and trailing junk
+        check_refused(which, {"--size", "65535x65535"}, "to 7680x4320");
+        check_refused(which, {"--size", "20000x20000"}, "to 7680x4320");
+        check_refused(which, {"--size", "640x480junk"}, "--size 640x480junk");
+        check_refused(which, {"--size", "+640x480"}, "--size +640x480");
+        check_refused(which, {"--size", "99999999999x480"}, "--size 99999999999x480");
     }
+    check_refused(FrontEnd::LabBench, {"--font-scale", "nan"}, "--font-scale nan: expected a number from 0.5 to 3");
+    check_refused(FrontEnd::LabBench, {"--font-scale", "-5"}, "--font-scale -5");
+    check_refused(FrontEnd::LabBench, {"--font-scale", "0"}, "--font-scale 0");
+    check_refused(FrontEnd::LabBench, {"--font-scale", "inf"}, "--font-scale inf");
+    check_refused(FrontEnd::LabBench, {"--time-window", "0:1e25"}, "--time-window 0:1e25");
+    check_refused(FrontEnd::LabBench, {"--time-window", "0:99999999999999999999"}, "at most 2^53");
+    check_refused(FrontEnd::LabBench, {"--time-window", "nan:5"}, "--time-window nan:5");
+    CHECK(parse(FrontEnd::LabBench, {"--size", "7680x4320"}).o.width == 7680);
     check_refused(FrontEnd::LabBench, {"--zoom", "wide"}, "--zoom wide: expected fit or lane");
     check_refused(FrontEnd::LabBench, {"--time-window", "9:3"}, "--time-window 9:3: expected FROM:TO cycles, FROM < TO");
     check_refused(FrontEnd::Classroom, {"--msaa", "32"}, "--msaa 32: expected 0 to 16");

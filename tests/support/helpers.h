@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 #include "core/emulator.h"
+#include "core/trace_io.h"
 
 namespace rl::test {
 
@@ -59,6 +60,21 @@ std::string thrown_error(F&& f) {
         return e.what();
     }
     return "";
+}
+
+// The rl::Error that reading this trace JSON text throws, or "".
+inline std::string trace_json_error(const std::string& text) {
+    return thrown_error([&] {
+        std::istringstream in(text);
+        read_trace_json(in);
+    });
+}
+
+// The eight-thread example's trace as JSON.
+inline std::string eight_threads_json() {
+    std::ostringstream out;
+    write_trace_json(out, emulate(Schedule{}));
+    return out.str();
 }
 
 // Exactly the same events in the same order, bit for bit (a JSON round trip).

@@ -1,0 +1,97 @@
+// tests/qt/test_monkey.cpp — the classroom under random use (Qt Test's event functions, seeded, bounded in time):
+// keys, clicks, drags, wheel turns, resizes, schedule changes and lesson switches; no crash, no frame over a second.
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QStandardPaths>
+#include <QTest>
+#include <QWheelEvent>
+#include <cstdlib>
+#include <random>
+#include "app/qt/canvas_widget.h"
+#include "app/qt/main_window.h"
+
+using namespace rl;
+
+class MonkeyTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void random_use() {
+        const char* seed_env = std::getenv("RLAB_MONKEY_SEED");
+        const unsigned seed = seed_env ? unsigned(std::strtoul(seed_env, nullptr, 10)) : 19u;
+        const char* secs_env = std::getenv("RLAB_MONKEY_SECONDS");
+        const qint64 budget_ms = 1000 * (secs_env ? std::atoll(secs_env) : 20);
+        std::mt19937 rng(seed);
+        auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+        qDebug("monkey seed %u, %lld ms", seed, budget_ms);
+
+        qt::Classroom c;
+        c.scan_lessons();
+        QVERIFY(c.open_schedule(Schedule{}));
+        qt::MainWindow w(c);
+        w.resize(1280, 760);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::setActiveWindow(&w);
+        QWidget* canvas = w.canvas();
+        // Keys without Ctrl: none of them opens a modal dialog that would wait for a person.
+        const Qt::Key keys[] = {Qt::Key_Right, Qt::Key_Left, Qt::Key_Home, Qt::Key_End, Qt::Key_PageUp, Qt::Key_PageDown,
+                                Qt::Key_Space, Qt::Key_Plus, Qt::Key_Minus, Qt::Key_T, Qt::Key_N, Qt::Key_H, Qt::Key_D,
+                                Qt::Key_Up, Qt::Key_Down, Qt::Key_Escape};
+        const char* lessons[] = {"eight-threads", "warp-shuffle", "block-reduction", "four-common-errors", "no-such-lesson"};
+        QElapsedTimer total;
+        total.start();
+        qint64 worst_ms = 0;
+        int actions = 0;
+        while (total.elapsed() < budget_ms) {
+            QElapsedTimer one;
+            one.start();
+            const QPoint at(pick(std::max(1, canvas->width())), pick(std::max(1, canvas->height())));
+            switch (pick(10)) {
+                case 0: case 1: case 2: QTest::keyClick(&w, keys[pick(int(std::size(keys)))]); break;
+                case 3: QTest::mouseClick(canvas, pick(2) ? Qt::LeftButton : Qt::RightButton, {}, at); break;
+                case 4: {  // a drag: press, a few moves, release
+                    QTest::mousePress(canvas, Qt::LeftButton, {}, at);
+                    for (int k = 0; k < 4; ++k) QTest::mouseMove(canvas, QPoint(pick(canvas->width() + 1), pick(canvas->height() + 1)));
+                    QTest::mouseRelease(canvas, Qt::LeftButton, {}, QPoint(pick(canvas->width() + 1), pick(canvas->height() + 1)));
+                    break;
+                }
+                case 5: {
+                    const int delta = (pick(2) ? 1 : -1) * 120 * (1 + pick(5));
+                    QWheelEvent wheel(at, canvas->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton,
+                                      pick(3) == 0 ? Qt::ControlModifier : Qt::NoModifier, Qt::NoScrollPhase, false);
+                    QApplication::sendEvent(canvas, &wheel);
+                    break;
+                }
+                case 6: w.resize(200 + pick(1500), 150 + pick(900)); break;
+                case 7: {  // a schedule change, small enough to run many times
+                    Schedule s;
+                    s.n = 1 + pick(3000);
+                    s.block = 1 + pick(512);
+                    const char* warps[] = {"shfl-down", "shfl-xor", "smem-divergent", "smem-sequential"};
+                    set_field(s, "warp", warps[pick(4)]);
+                    const char* grids[] = {"two-pass", "atomic-block", "last-block"};
+                    set_field(s, "grid-stage", grids[pick(3)]);
+                    if (validate(s).empty() && c.open_schedule(s)) w.refresh();
+                    break;
+                }
+                case 8:
+                    if (c.open_lesson(lessons[pick(int(std::size(lessons)))]).empty()) w.refresh();
+                    break;
+                default: w.step_forward(); break;
+            }
+            canvas->repaint();  // the frame this action asked for, drawn now
+            QApplication::processEvents();
+            worst_ms = std::max(worst_ms, one.elapsed());
+            QVERIFY2(one.elapsed() < 1000, qPrintable(QString("action %1 took %2 ms (seed %3)").arg(actions).arg(one.elapsed()).arg(seed)));
+            ++actions;
+        }
+        qDebug("monkey: %d actions, slowest %lld ms", actions, worst_ms);
+        QVERIFY(actions > 200);
+        QVERIFY(w.isVisible());
+    }
+};
+
+QTEST_MAIN(MonkeyTest)
+#include "test_monkey.moc"
