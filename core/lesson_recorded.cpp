@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/emulator.h"
+#include "core/file_io.h"
 #include "core/trace_io.h"
 
 namespace rl {
@@ -119,14 +120,10 @@ std::vector<std::string> record_lesson(const Lesson& l, const ScheduleRunner& ru
         }
         device = t.device;
         recorded.push_back(k);
-        std::ofstream out(step_file(dir, k), std::ios::binary);
-        write_trace_json(out, t);
-        if (!out) throw Error(step_file(dir, k) + ": cannot write");
+        write_file_atomically(step_file(dir, k), [&](std::ostream& out) { write_trace_json(out, t); });
         lines.push_back(what + "recorded on " + t.device + " (" + std::to_string(t.events.size()) + " events)");
     }
-    std::ofstream meta(fs::path(dir) / "recorded.txt");
-    meta << "device: " << device << "\ndate: " << utc_now() << "\n";
-    if (!meta) throw Error(dir + "/recorded.txt: cannot write");
+    write_file_atomically((fs::path(dir) / "recorded.txt").string(), "device: " + device + "\ndate: " + utc_now() + "\n");
     return lines;
 }
 

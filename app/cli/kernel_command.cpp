@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "codegen/kernel_source.h"
+#include "core/file_io.h"
 #include "core/error.h"
 
 namespace rl::cli {
@@ -24,16 +25,10 @@ int run_kernel(const KernelArgs& a) {
     const Schedule s = a.schedule.build();
     const std::string text = kernel_source(s, a.harness).text();
     if (a.output.empty()) {
-        std::cout << text;
-        std::cout.flush();
-        if (!std::cout) throw Error("writing standard output failed");
+        std::cout << text;  // main flushes and checks standard output before exit 0
         return 0;
     }
-    std::ofstream file(a.output, std::ios::binary);
-    if (!file) throw Error("-o " + a.output + ": cannot open for writing");
-    file << text;
-    file.close();
-    if (!file) throw Error("-o " + a.output + ": writing failed (disk full?)");
+    write_file_atomically(a.output, text);  // a full disk leaves no truncated .cu behind
     std::cerr << "rlab: wrote the CUDA source of " << describe(s) << " to " << a.output << "\n";
     return 0;
 }
