@@ -17,7 +17,8 @@ inline std::vector<Schedule> bug_schedules() {
         s.bugs = uint16_t(b);
         switch (b) {
             case Bug::WrongIdentity: s.op = Op::Min; break;  // iota: every value >= 1, so a 0 identity wins
-            case Bug::GridStrideOrder:
+            case Bug::GridStrideOrder:  // several items per thread, or the two assignments are the same
+                s.op = Op::Witness; s.warp = WarpStage::ShflDownAsc; s.grid = 2; break;
             case Bug::DescendingOrder: s.op = Op::Witness; s.warp = WarpStage::ShflDownAsc; break;
             case Bug::VolatileUnroll: s.warp = WarpStage::SmemSequential; break;
             case Bug::MissingThreadfence: s.grid_stage = GridStage::LastBlock; break;

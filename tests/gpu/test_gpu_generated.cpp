@@ -2,8 +2,10 @@
 // (rlab kernel), compiled at run time with NVRTC, gives the instrumented kernel's result bits.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
 
 #include "core/emulator.h"
@@ -37,6 +39,16 @@ test::GeneratedRun run_or_exit(const Schedule& s, const InputData& in) {
     }
 }
 
+// The hazard by which the checker finds a bug that races (its result is whatever the interleaving gives).
+std::optional<HazardKind> race_of(Bug b) {
+    switch (b) {
+        case Bug::MissingBarrier: return HazardKind::SharedMemoryRace;
+        case Bug::VolatileUnroll: return HazardKind::ImplicitWarpSync;
+        case Bug::MissingThreadfence: return HazardKind::MissingThreadfence;
+        default: return std::nullopt;
+    }
+}
+
 // One bug's schedule: the instrumented kernel, then the generated one, on the same input.
 void check_bug(const Schedule& s) {
     const Bug bug = bug_list(s.bugs).front();
@@ -60,6 +72,13 @@ void check_bug(const Schedule& s) {
                            << format_value(s.op, s.type, run.bits) << ", reference "
                            << format_value(s.op, s.type, gpu.reference_value));
     if (undefined) return;  // undefined by the rules: any bits are that kind of result
+    // A race has no defined result either: the checker names it on the instrumented trace, and each kernel may
+    // come out right or wrong on a given run (on the H200 on 2026-12-01 the generated volatile unroll summed
+    // 10245 where the instrumented kernel, slowed by its recording, gave the reference 45150).
+    if (const std::optional<HazardKind> race = race_of(bug)) {
+        CHECK(std::any_of(gpu.hazards.begin(), gpu.hazards.end(), [&](const Hazard& h) { return h.kind == *race; }));
+        return;
+    }
     if (bug == Bug::WrongIdentity || bug == Bug::GridStrideOrder || bug == Bug::DescendingOrder) {
         // deterministic wrong results: wrong in exactly the same way
         CHECK(wrong);
