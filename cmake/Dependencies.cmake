@@ -36,3 +36,10 @@ elseif(RLAB_DEPS_DIR AND EXISTS ${RLAB_DEPS_DIR}/cmake/doctest.cmake)
 else()
   message(FATAL_ERROR "doctest.cmake not found: install doctest-dev (scripts/install-deps.sh)")
 endif()
+
+# zlib reads gzip-compressed traces (the lessons' GPU recordings are committed as .json.gz). Debian's
+# zlib1g-dev, or zlib.h and libz.a under RLAB_DEPS_DIR on the GPU machine (scripts/prepare-gpu-deps.sh).
+if(RLAB_DEPS_DIR AND EXISTS ${RLAB_DEPS_DIR}/lib/libz.a)
+  set(ZLIB_ROOT ${RLAB_DEPS_DIR})
+endif()
+find_package(ZLIB REQUIRED)

@@ -68,9 +68,10 @@ RecordedLesson load_recorded(const Lesson& l) {
         return r;
     }
     for (size_t k = 0; k < l.steps.size(); ++k) {
-        const std::string path = step_file(r.dir, k);
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {  // a step that runs an earlier step's schedule plays that step's recording (written once)
+        std::string path = step_file(r.dir, k);
+        std::error_code exists_ec;
+        if (!fs::exists(path, exists_ec)) path += ".gz";  // committed compressed (scripts/gpu-run.sh lessons)
+        if (!fs::exists(path, exists_ec)) {  // a step that runs an earlier step's schedule plays that step's recording (written once)
             for (size_t j = 0; j < k; ++j)
                 if (r.steps[j] && same_schedule(l.steps[j].schedule, l.steps[k].schedule)) {
                     r.steps[k] = r.steps[j];
@@ -79,7 +80,7 @@ RecordedLesson load_recorded(const Lesson& l) {
             continue;
         }
         try {
-            Trace t = read_trace_json(in);
+            Trace t = read_trace_file(path);
             if (!same_schedule(t.schedule, l.steps[k].schedule)) {
                 r.errors.push_back(path + ": recorded for " + describe(t.schedule) + ", but step " + std::to_string(k + 1) +
                                    " runs " + describe(l.steps[k].schedule) + " (record the lesson again)");

@@ -1,4 +1,4 @@
-// core/lesson_recorded.h — GPU traces recorded per lesson step (lessons/recorded/NAME/step-K.json + recorded.txt),
+// core/lesson_recorded.h — GPU traces recorded per lesson step (lessons/recorded/NAME/step-K.json[.gz] + recorded.txt),
 // so that a classroom without a GPU plays what the hardware did, labelled with the device and the date.
 #pragma once
 #include <optional>

@@ -1,6 +1,8 @@
 // core/trace_io.cpp — JSON and Chrome Trace Event export, JSON import with clear errors.
 #include "core/trace_io.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -10,6 +12,7 @@
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 
 #include "core/error.h"
 #include "core/file_io.h"
@@ -500,8 +503,45 @@ Trace read_trace_json(std::istream& in) {
     }
 }
 
+namespace {
+
+bool is_gzip(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    unsigned char magic[2] = {0, 0};
+    in.read(reinterpret_cast<char*>(magic), 2);
+    return in.gcount() == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+// A gzip file's text, refused once it decompresses past the trace limit (a small file can hold a huge one).
+std::string gunzip_text(const std::string& path) {
+    gzFile gz = gzopen(path.c_str(), "rb");
+    if (!gz) throw Error(one_line(path) + ": cannot open for reading");
+    std::string text;
+    char buf[1 << 16];
+    int got = 0;
+    while ((got = gzread(gz, buf, sizeof buf)) > 0) {
+        if (text.size() + size_t(got) > limits::kTraceFileBytes) {
+            gzclose(gz);
+            throw Error(one_line(path) + ": decompresses to more than the " +
+                        std::to_string(limits::kTraceFileBytes >> 20) + " MiB a trace may have (docs/limits.md)");
+        }
+        text.append(buf, size_t(got));
+    }
+    int code = Z_OK;
+    const std::string why = gzerror(gz, &code);  // a stream cut short reads as its end, with Z_BUF_ERROR set
+    gzclose(gz);
+    if (got < 0 || code != Z_OK) throw Error(one_line(path) + ": not a whole gzip file (" + why + ")");
+    return text;
+}
+
+}  // namespace
+
 Trace read_trace_file(const std::string& path) {
     check_readable_file(path, "trace", limits::kTraceFileBytes);
+    if (is_gzip(path)) {  // a .json.gz (the lessons' recordings are committed so)
+        std::istringstream in(gunzip_text(path));
+        return read_trace_json(in);
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(one_line(path) + ": cannot open for reading");
     return read_trace_json(in);

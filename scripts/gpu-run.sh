@@ -68,6 +68,7 @@ if [ "${RLAB_GPU_ONLY:-}" = lessons ]; then
   start=$SECONDS
   timeout 400 $rlab lessons --backend cuda --record "$dir" >"$OUT/lesson-traces.log" 2>&1
   code=$?
+  find "$dir" -name 'step-*.json' -exec gzip -9 {} +  # committed as .json.gz: a tenth of the size
   { echo "## lesson traces: exit $code ($((SECONDS - start))s), $(grep -c ': recorded on' "$OUT/lesson-traces.log") step(s) recorded"
     echo '```'; grep -v ': recorded on' "$OUT/lesson-traces.log" | head -40; echo '```'; } >>"$report"
   # The same checks a classroom's copy will run: the recordings in place of lessons/recorded.

@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  doctest-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libfmt-dev libstb-dev
+  doctest-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libfmt-dev libstb-dev zlib1g-dev
   libglfw3-dev libepoxy-dev libimgui-dev glslang-tools fonts-dejavu-core
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   xvfb xauth poppler-utils clang-14 libclang-rt-14-dev

@@ -7,4 +7,6 @@ bash scripts/install-deps.sh
 rm -rf .deps && mkdir -p .deps/include .deps/cmake
 cp -r /usr/include/nlohmann /usr/include/CLI /usr/include/toml++ /usr/include/doctest .deps/include/
 cp /usr/lib/cmake/doctest/*.cmake .deps/cmake/
+# zlib (gzip-compressed traces): the header and the static library, since the GPU machine has no zlib1g-dev
+mkdir -p .deps/lib && cp /usr/include/zlib.h /usr/include/zconf.h .deps/include/ && cp /usr/lib/x86_64-linux-gnu/libz.a .deps/lib/
 du -sh .deps

@@ -85,6 +85,14 @@ contains out "eight-threads step 3: the schedule of step 2, whose recording it p
 [ -e "$tmp/r/recorded/eight-threads/step-3.json" ] && { echo "FAIL: step-3.json repeats step 2's schedule"; fails=$((fails + 1)); }
 expect 0 "check plays the recordings" -- "$RLAB" lessons --dir "$tmp/r" --check
 contains out "7 step(s) recorded on CPU SIMT emulator" "the recordings checked, labelled, a repeated schedule's step included"
+# Committed recordings are gzip-compressed (step-K.json.gz): read the same, and a broken one is named.
+gzip -9 "$tmp/r/recorded/eight-threads/step-1.json"
+expect 0 "check reads a gzip-compressed recording" -- "$RLAB" lessons --dir "$tmp/r" --check
+contains out "7 step(s) recorded on CPU SIMT emulator" "the compressed step still counted"
+expect 0 "import reads a gzip-compressed trace" -- "$RLAB" import "$tmp/r/recorded/eight-threads/step-1.json.gz"
+head -c 300 "$tmp/r/recorded/eight-threads/step-1.json.gz" >"$tmp/cut.json.gz"
+expect 2 "a truncated gzip trace is an error" -- "$RLAB" import "$tmp/cut.json.gz"
+contains err "cut.json.gz" "the file named"
 python3 - "$tmp/r/recorded/eight-threads/step-2.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); d["schedule"]["seed"] = 99; json.dump(d, open(sys.argv[1], "w"))
