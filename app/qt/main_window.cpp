@@ -368,7 +368,7 @@ void MainWindow::set_presenter(bool on) {
             removeDockWidget(source_dock_);
             addDockWidget(Qt::RightDockWidgetArea, source_dock_);
             source_dock_->show();
-            resizeDocks({source_dock_}, {int(screen()->geometry().width() * 0.5)}, Qt::Horizontal);
+            resizeDocks({source_dock_}, {int(screen()->geometry().width() * 0.42)}, Qt::Horizontal);  // the eight lanes still fit
         }
         menuBar()->hide();
         showFullScreen();

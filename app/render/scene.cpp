@@ -505,7 +505,8 @@ struct Builder {
         const float ts = labels.size;
         for (size_t ri = 0; ri < l.rows.size(); ++ri) {
             const float y = row_y(int(ri));
-            if (y + v.row_h < v.header() || y > v.height) continue;
+            // a row scrolled partly under the header keeps its boxes but not its label (it would print over "step")
+            if (y < v.header() - 0.5f || y > v.height) continue;
             if (int(ri) % labels.every != 0 && int(ri) != c.step) continue;
             const Row& r = l.rows[ri];
             const bool future = int(ri) > c.step;
