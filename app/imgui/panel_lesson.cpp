@@ -145,10 +145,14 @@ void lesson_panel(LabState& s, const Rect& r) {
     ImGui::SameLine();
     if (ImGui::SmallButton(">")) v.go(s, v.current() + 1);
     ImGui::TextDisabled("at trace step %d: %s", p.cursor_step, p.where.c_str());
-    if (v.recorded().any())
-        ImGui::TextDisabled("G: %s", v.showing_recorded() ? ("showing the trace " + v.recorded().label()).c_str()
-                                     : v.recorded_trace(v.current()) ? ("the emulator's trace; a GPU trace " + v.recorded().label() + " too").c_str()
-                                                                     : "the emulator's trace (this step was not recorded on a GPU)");
+    if (v.recorded().any()) {  // wrapped: the device's name is long and the panel narrow
+        const std::string g = v.showing_recorded()            ? "showing the trace " + v.recorded().label()
+                              : v.recorded_trace(v.current()) ? "the emulator's trace; a GPU trace " + v.recorded().label() + " too"
+                                                              : "the emulator's trace (this step was not recorded on a GPU)";
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("G: %s", g.c_str());
+        ImGui::PopStyleColor();
+    }
     ImGui::Separator();
     ImGui::BeginChild("narrative", ImVec2(0, 0), false);
     markdown(p.narrative);

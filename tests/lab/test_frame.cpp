@@ -101,11 +101,12 @@ TEST_CASE("frame: zoom scales the shown view about the pointer, pan moves it") {
 }
 
 TEST_CASE("frame: the presenter's canvas at 1920x1080 has no text under 18 px and follows the step") {
-    for (const auto& [n, block] : std::vector<std::pair<uint64_t, uint32_t>>{{8, 8}, {1000, 256}, {4096, 256}}) {
+    for (const auto& size : std::vector<std::pair<uint64_t, uint32_t>>{{8, 8}, {1000, 256}, {4096, 256}}) {
+        const uint64_t n = size.first;  // a plain variable: clang 14 cannot capture a structured binding (CAPTURE)
         LabState s;
         s.backend = BackendChoice::Cpu;
         s.schedule.n = n;
-        s.schedule.block = block;
+        s.schedule.block = size.second;
         s.schedule.items = 1;
         REQUIRE(s.rerun());
         s.presenter = true;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "codegen/lesson_lines.h"
 #include "core/emulator.h"
 #include "core/lesson.h"
 #include "core/lesson_bench.h"
@@ -62,6 +63,9 @@ TEST_CASE("every lesson in lessons/ loads") {
     }
     CHECK(eight);
 }
+
+// {line:SITE} placeholders look the line up in the generated source: installed once, as rlab and the front ends do.
+const bool lesson_lines_installed = (rl::install_lesson_lines(), true);
 
 TEST_CASE("every lesson plays to the end on the emulator and every expectation holds") {
     LessonSet set = load_lessons(RLAB_LESSONS_SOURCE);
