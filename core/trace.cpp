@@ -15,7 +15,7 @@ constexpr std::array<std::string_view, kEventKindCount> kKindNames{"load", "iden
 constexpr std::array<std::string_view, kHazardKindCount> kHazardNames{"mask-names-inactive-lanes",
     "read-from-non-participating-lane", "uninitialised-tail", "wrong-identity", "shared-memory-race", "divergent-barrier",
     "order-violation", "atomic-contention", "implicit-warp-sync", "missing-threadfence", "stale-partial-read",
-    "shared-slot-never-written"};
+    "shared-slot-never-written", "out-of-bounds-read"};
 
 constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "Every non-exited lane named in a `__shfl_*_sync` mask must execute that same call with the same mask "
@@ -38,7 +38,9 @@ constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "A block partial read by the finishing block must be the one its block stored; a read that ran ahead of "
     "that store's visibility returns a stale value.",
     "Shared memory is not initialised at launch: a load of a slot that no thread of the block stored in this "
-    "launch returns an unspecified value."};
+    "launch returns an unspecified value.",
+    "A kernel may read only the elements it was given: an index outside [0, n) reads memory that is not the "
+    "input (another allocation, or a fault), so its value is undefined."};
 
 constexpr std::array<std::string_view, 4> kScopeNames{"thread", "warp", "block", "grid"};
 

@@ -73,8 +73,9 @@ enum class HazardKind : uint8_t {
     MissingThreadfence,    // a block partial not ordered before the ticket atomic by __threadfence()
     StalePartialRead,      // the finishing block read a block partial before its store was visible
     SharedSlotNeverWritten,  // a shared-memory load of a slot no thread of the block stored in this launch
+    OutOfBoundsRead,         // a load of an element index outside the input (a student's kernel)
 };
-constexpr int kHazardKindCount = 12;
+constexpr int kHazardKindCount = 13;
 
 struct Hazard {
     HazardKind kind;
@@ -113,6 +114,12 @@ struct Trace {
     uint64_t reference_value = 0;   // packed, correctly rounded to the accumulator type
     double reference_exact = 0.0;   // exact (sum) or double-precision (prod) value, as a double
     double abs_sum = 0.0;           // sum of |x|, for error bounds
+
+    // A student's kernel (rlab run): its file, the source line of every event (empty for the lab's own
+    // schedules, whose lines come from codegen), and the threads of its finishing launch (0: from the schedule).
+    std::string kernel_file;
+    std::vector<uint16_t> lines;
+    uint32_t finish_threads = 0;
 };
 
 enum class Scope : uint8_t { Thread, Warp, Block, Grid };

@@ -1,0 +1,26 @@
+// core/student_trace.h — a student kernel's records (either backend) into a checked Trace: steps, the
+// one-event-per-warp barriers, canonical order, atomic chains, the result, the reference and the hazards.
+#pragma once
+#include <string>
+#include <vector>
+#include "core/input.h"
+#include "core/student_record.h"
+#include "core/trace.h"
+
+namespace rl {
+
+struct StudentRun {
+    Schedule schedule;            // n, block, grid (first launch), op and type as the kernel ran, input
+    Backend backend = Backend::Cpu;
+    std::string device;           // "CPU SIMT emulator (student kernel)" or the GPU's name
+    std::string kernel_file;      // the student's file, as given
+    uint64_t out_identity = 0;    // packed starting value of every out slot (the operator's identity)
+    uint64_t final_out0 = 0;      // packed out[0] after the last launch (what memory holds)
+    bool second_launch = false;   // the lab ran the kernel again over the block partials
+};
+
+// Throws rl::Error naming the first record that breaks what a recorder guarantees (a dep out of range or
+// to a later event of its own thread, groups that cannot be met, more than 65535 steps).
+Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecord> records, const InputData& input);
+
+}  // namespace rl

@@ -1,0 +1,45 @@
+// student/kernel_run.h — runs a student's kernel file (rlab/kernel.h) on the emulator or the GPU, in a child
+// process (rlab-kernel-runner) that the caller survives whatever the kernel does, and returns its trace.
+// What rlab run, rlab check FILE.cu and both front ends call.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+#include "core/schedule.h"
+#include "core/trace.h"
+
+namespace rl::student {
+
+struct KernelRequest {
+    std::string file;              // the student's .cu file
+    Schedule schedule;             // n, block, grid (0: ceil(n / block)), input, seed; op when op_given
+    bool op_given = false;         // false: the operator is the one the kernel combines with
+    Backend backend = Backend::Cpu;  // resolved by the caller (auto -> app/backend)
+    double time_limit_s = 10.0;    // the runner is killed after this long (an endless loop, a hung GPU)
+};
+
+// One compiler message, in the student's file where the compiler says so.
+struct Diagnostic {
+    std::string file;
+    int line = 0;
+    int column = 0;
+    std::string message;           // "error: expected ';' before '}' token"
+};
+
+struct KernelOutcome {
+    bool ok = false;               // a trace was recorded (it may still hold hazards or a wrong result)
+    Trace trace;                   // when ok
+    std::vector<Diagnostic> diagnostics;  // compile errors (and warnings) with file and line
+    std::string compiler_log;      // the compiler's whole output, for a details view
+    std::string error;             // when !ok: one line (compile failed, the kernel hangs, time limit, ...)
+};
+
+// The kernel's function name (the one `RL_KERNEL void NAME(` in the text). Throws rl::Error with a one-line
+// reason when there is none or more than one.
+std::string kernel_name(std::string_view source);
+
+// Never throws for the student's mistakes (they are in the outcome); throws rl::Error for a bad request
+// (no such file, a directory, over the size limit, geometry outside the limits).
+KernelOutcome run_kernel(const KernelRequest& request);
+
+}  // namespace rl::student
