@@ -627,21 +627,25 @@ std::string tune_fast_path(int log2_f32, int reps) {
         DType type;
         uint64_t n;
         bool cold;
+        uint32_t offset;  // elements past the buffer's aligned start
         double cub_us = 0;
         std::unique_ptr<DeviceMemory> mem;
+        const void* in() const { return static_cast<const char*>(mem->ptr) + offset * elem_bytes(type); }
     };
     std::vector<Probe> probes;
-    probes.push_back({"f32 2^L", DType::F32, uint64_t(1) << log2_f32, false});
-    probes.push_back({"bf16 67M", DType::BF16, 67108864, false});
-    probes.push_back({"f64 2^24", DType::F64, uint64_t(1) << 24, false});
-    probes.push_back({"i32 2^24", DType::I32, uint64_t(1) << 24, false});
-    probes.push_back({"f32 2^12 cold", DType::F32, uint64_t(1) << 12, true});
+    probes.push_back({"f32 2^L", DType::F32, uint64_t(1) << log2_f32, false, 0, 0, {}});
+    probes.push_back({"bf16 67M", DType::BF16, 67108864, false, 0, 0, {}});
+    probes.push_back({"f64 2^24", DType::F64, uint64_t(1) << 24, false, 0, 0, {}});
+    probes.push_back({"i32 2^24", DType::I32, uint64_t(1) << 24, false, 0, 0, {}});
+    probes.push_back({"f32 2^12 cold", DType::F32, uint64_t(1) << 12, true, 0, 0, {}});
+    probes.push_back({"f64 3e8 +1", DType::F64, 300000000, false, 1, 0, {}});  // misaligned: 0.94x CUB on 2026-12-01
     for (Probe& p : probes) {
-        p.mem = std::make_unique<DeviceMemory>(p.n * elem_bytes(p.type));
-        if (p.type == DType::F32) fill_input<float><<<1024, 256>>>(static_cast<float*>(p.mem->ptr), p.n);
-        if (p.type == DType::BF16) fill_input<uint16_t><<<1024, 256>>>(static_cast<uint16_t*>(p.mem->ptr), p.n);
-        if (p.type == DType::F64) fill_input<double><<<1024, 256>>>(static_cast<double*>(p.mem->ptr), p.n);
-        if (p.type == DType::I32) fill_input<int32_t><<<1024, 256>>>(static_cast<int32_t*>(p.mem->ptr), p.n);
+        p.mem = std::make_unique<DeviceMemory>((p.n + 1) * elem_bytes(p.type));
+        const uint64_t filled = p.n + p.offset;
+        if (p.type == DType::F32) fill_input<float><<<1024, 256>>>(static_cast<float*>(p.mem->ptr), filled);
+        if (p.type == DType::BF16) fill_input<uint16_t><<<1024, 256>>>(static_cast<uint16_t*>(p.mem->ptr), filled);
+        if (p.type == DType::F64) fill_input<double><<<1024, 256>>>(static_cast<double*>(p.mem->ptr), filled);
+        if (p.type == DType::I32) fill_input<int32_t><<<1024, 256>>>(static_cast<int32_t*>(p.mem->ptr), filled);
     }
     RL_CUDA(cudaDeviceSynchronize());
     int dev = 0;
@@ -661,7 +665,7 @@ std::string tune_fast_path(int log2_f32, int reps) {
     }
     out << "\n";
     for (Probe& p : probes) {
-        CubVariant cub(p.type, Op::Sum, p.n, p.mem->ptr);
+        CubVariant cub(p.type, Op::Sum, p.n, p.in());
         p.cub_us = timer.measure(cub, p.cold, reps, 5).median_us;
     }
     snprintf(line, sizeof line, "%7s %5s %9s", "cub", "", "");
@@ -678,7 +682,7 @@ std::string tune_fast_path(int log2_f32, int reps) {
                 snprintf(line, sizeof line, "%7d %5d %9d", threads, unroll, per_sm);
                 out << line;
                 for (const Probe& p : probes) {
-                    FastVariant v(p.type, Op::Sum, FastMode::Atomic, p.n, p.mem->ptr, cfg);
+                    FastVariant v(p.type, Op::Sum, FastMode::Atomic, p.n, p.in(), cfg);
                     const double t = timer.measure(v, p.cold, reps, 5).median_us;
                     snprintf(line, sizeof line, " | %7.2f %5.3fx", t, p.cub_us / t);
                     out << line;

@@ -12,7 +12,6 @@
 namespace rl::cuda {
 namespace {
 
-using KernelFn = void (*)(const void*, uint64_t, void*, void*, void*);
 
 // The launch shapes compiled: every type/op/mode gets the default (512 threads, 8 loads in
 // flight); the sums (f32, bf16, f64, i32), which the tuning sweep compares, also get 256 threads and 4 loads.
@@ -66,9 +65,10 @@ struct FastReducer::Impl {
 };
 
 FastConfig default_fast_config(DType type) {
-    // Chosen by `rlab bench --tune` on the H200 (docs/bench/): 512 threads with 8 loads of 16 bytes in
-    // flight and 4 blocks per SM for every type measured so far.
-    (void)type;
+    // Chosen by `rlab bench --tune` on the H200 (docs/bench/h200-2026-12-01-tuning.md): 512 threads with 8
+    // loads of 16 bytes in flight and 4 blocks per SM, except f64, whose misaligned 3e8 sum lost 2-6% to CUB
+    // with 4 blocks per SM and tied it with 4 loads and 2 blocks (2^24 unchanged within the spread).
+    if (type == DType::F64) return FastConfig{512, 4, 2};
     return FastConfig{512, 8, 4};
 }
 
@@ -127,10 +127,16 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
         throw Error("the fast path's input must be aligned to its element size");
     void* scratch = m.scratch;
     void* partials = m.partials;
-    void* args[] = {const_cast<void**>(&device_input), &n, &partials, &scratch, &device_output};
+    // Each block's contiguous share of the 16-byte vectors (an upper bound on their count: blocks past
+    // the end find nothing), in whole block widths.
+    const uint32_t grid = grid_for(n);
+    const uint64_t vectors = n / uint64_t(m.elems_per_vector) + 1;
+    const uint64_t threads = uint64_t(m.config.threads);
+    uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
+    void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};
     // (A 256-thread kernel for small inputs was tried on the H200: 2^12 took 5.47 us instead of
     // 4.54 us with the launch queued, so one shape serves every size; docs/bench/README.md.)
-    RL_CUDA(cudaLaunchKernel(m.kernel, dim3(grid_for(n)), dim3(m.config.threads), args, 0,
+    RL_CUDA(cudaLaunchKernel(m.kernel, dim3(grid), dim3(m.config.threads), args, 0,
                              static_cast<cudaStream_t>(stream)));
 }
 

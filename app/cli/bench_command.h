@@ -1,6 +1,7 @@
 // app/cli/bench_command.h — `rlab bench`: measure the reduction variants on the GPU, or show recorded results.
 #pragma once
 #include <string>
+#include <cstdint>
 #include <vector>
 
 namespace CLI {
