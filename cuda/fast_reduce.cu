@@ -64,17 +64,17 @@ struct FastReducer::Impl {
     void* partials = nullptr;  // max_grid accumulators
 };
 
-FastConfig default_fast_config(DType type) {
+FastConfig default_fast_config(DType type, Op op) {
     // Chosen by `rlab bench --tune` on the H200 (docs/bench/h200-2026-12-01-tuning.md): 512 threads with 8
     // loads of 16 bytes in flight and 4 blocks per SM, except f64, whose misaligned 3e8 sum lost 2-6% to CUB
     // with 4 blocks per SM and tied it with 4 loads and 2 blocks (2^24 unchanged within the spread).
-    if (type == DType::F64) return FastConfig{512, 4, 2};
+    if (type == DType::F64 && op == Op::Sum) return FastConfig{512, 4, 2};
     return FastConfig{512, 8, 4};
 }
 
 FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
-    if (config.threads == 0) config = default_fast_config(type);
+    if (config.threads == 0) config = default_fast_config(type, op);
     m.config = config;
     m.kernel = kernel_for(type, op, mode, config.threads, config.unroll);
     if (!m.kernel)
