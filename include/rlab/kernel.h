@@ -25,12 +25,11 @@
 //
 // How a subscript knows whether it is read or written: s[i] and out[b] load at once (so `auto x = s[i]` reads
 // where it stands) and return a Value that remembers its origin; assigning to that temporary (s[i] = v, or
-// taking &out[b]) marks the load retracted (flag kRetractedRecord) and stores. The runner drops retracted
+// taking &out[b]) marks the load retracted (flag RL_RETRACTED_RECORD) and stores. The runner drops retracted
 // records before assembly (C++17 evaluates the right side of `=` first, so nothing of this thread lies between).
 #pragma once
 
-// Raw-record flag of a load that turned out to be the left side of an assignment (dropped before assembly).
-#define RL_RETRACTED_RECORD 0x80u
+#include "rlab/detail/record_flags.h"
 
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define RL_KERNEL static __device__
