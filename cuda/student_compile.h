@@ -1,31 +1,19 @@
-// cuda/student_compile.h — a student's kernel file compiled for the GPU with NVRTC (no GPU needed), and NVRTC's
-// log turned into diagnostics with file and line.
+// cuda/student_compile.h — a student's kernel compiled for the GPU with NVRTC against rlab/kernel.h's device
+// branch. Needs no GPU (the compile test of every exercise runs on CI machines without one).
 #pragma once
 #include <string>
 #include <vector>
-
-#include "student/kernel_run.h"
 
 namespace rl::student {
 
 struct GpuProgram {
     bool ok = false;
-    std::vector<char> cubin;               // when ok: for sm_<arch>
-    std::vector<Diagnostic> diagnostics;   // NVRTC's errors and warnings, in the student's file where it says so
-    std::string log;                       // NVRTC's whole log
+    std::vector<char> cubin;  // when ok: for sm_<arch>
+    std::string log;          // NVRTC's messages (`FILE(LINE): error: ...`: student/diagnostics.h reads them)
 };
 
-// The text NVRTC compiles: `#line 1 "FILE"`, the student's source, then RL_ENTRY(NAME) (the entry point and
-// the signature check of rlab/kernel.h's device branch).
-std::string gpu_source_text(const std::string& file, const std::string& source, const std::string& name);
-
-// Compiles for sm_<arch> (90 for the H200) with the header's include folder. Throws rl::Error when NVRTC
-// itself fails (not for the student's errors: those are in the diagnostics).
-GpuProgram compile_for_gpu(const std::string& file, const std::string& source, const std::string& name, int arch,
-                           const std::string& include_dir);
-
-// NVRTC's `FILE(LINE): error: MESSAGE` lines (also gcc-style `FILE:LINE:COL: error: MESSAGE`) as diagnostics;
-// the source echo and caret lines below each message are left out.
-std::vector<Diagnostic> parse_nvrtc_log(const std::string& log);
+// text: what student/host_compile.h's compiled_text makes (`#line 1 "FILE"`, the source, RL_ENTRY(NAME)); file:
+// the name NVRTC gives the program. Throws rl::Error when NVRTC itself fails (not for the student's errors).
+GpuProgram compile_for_gpu(const std::string& file, const std::string& text, int arch, const std::string& include_dir);
 
 }  // namespace rl::student
