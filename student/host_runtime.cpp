@@ -95,7 +95,6 @@ struct Launch {
     FiberPool pool;
     std::vector<ThreadState> threads;
     std::vector<SlotState> shared;  // the block's shared memory (writer kNone: never written)
-    std::vector<uint32_t> atomic_last, atomic_count;  // per out slot: the last Atomic and how many
     ThreadState* cur = nullptr;
     uint32_t block = 0;
     uint32_t live = 0;
@@ -113,8 +112,6 @@ struct Launch {
             default: identity = identity_as<float>(in.op); poison = kPoisonBits & 0xffffffffu; break;
         }
         out.out = in.out;
-        atomic_last.assign(out.out.size(), kNone);
-        atomic_count.assign(out.out.size(), 0);
         api.abi = RL_HOST_ABI;
         api.rt = this;
         api.view = &view;
@@ -287,9 +284,9 @@ struct Launch {
         const SlotState old = s;
         const uint64_t now = combine_bits(l.in.type, op, old.bits, v.bits);
         const uint8_t fl = uint8_t(v.flags | (old.flags & kTaintFlags));
-        const uint32_t ev = l.record(EventKind::Atomic, fl, uint32_t(b), l.atomic_count[size_t(b)]++, l.atomic_last[size_t(b)], v.ev, now, line);
+        // The chain (dep[0]) and the position (aux) come from atomic_old in the assembly, as on the GPU.
+        const uint32_t ev = l.record(EventKind::Atomic, fl, uint32_t(b), 0, kNone, v.ev, now, line);
         l.at(ev).atomic_old = old.bits;
-        l.atomic_last[size_t(b)] = ev;
         s = {now, fl, ev};
         return make_val(old.bits, kNone, old.flags);
     }

@@ -127,7 +127,6 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
         atomics |= r.kind == EventKind::Atomic || r.kind == EventKind::Ticket;
     }
     const bool second = partials_beyond_0 && !atomics;
-    uint8_t last_launch = 0;
     if (second) {
         LaunchInput next;
         next.launch = 1;
@@ -151,13 +150,8 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
         slots = o2.out;
         for (SlotState& s : slots)
             if (s.writer != kNoEvent) s.writer = map[s.writer];
-        last_launch = 1;
     }
-    // The store that wrote the result in the last launch is the FinalStore.
-    const uint32_t w = slots.empty() ? kNoEvent : slots[0].writer;
-    if (w != kNoEvent && records[w].kind == EventKind::BlockPartial && records[w].launch == last_launch)
-        records[w].kind = EventKind::FinalStore;
-
+    // Stores stay BlockPartial: the assembly names the FinalStore (the last launch's store whose value out[0] holds).
     StudentRun run;
     run.schedule = schedule;
     run.backend = which;

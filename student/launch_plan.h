@@ -1,6 +1,6 @@
 // student/launch_plan.h — the launches of a student's kernel on either backend (interface-16.md section 4):
 // the first launch, the operator the kernel combines with, the lab's second launch over block partials, the
-// result's FinalStore, and the records made ready for core's trace_from_student_records.
+// and the records made ready for core's trace_from_student_records.
 #pragma once
 #include <string>
 #include <vector>
