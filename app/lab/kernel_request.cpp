@@ -1,0 +1,41 @@
+// app/lab/kernel_request.cpp — size flags, backend and time limit checked and turned into a KernelRequest.
+#include "app/lab/kernel_request.h"
+
+#include <cmath>
+#include "app/backend/backend.h"
+#include "core/error.h"
+#include "core/file_io.h"
+
+namespace rl::lab {
+
+student::KernelRequest kernel_request(const KernelSettings& k, std::string* note) {
+    if (k.file.empty()) throw Error("no kernel file given: name a .cu file that includes <rlab/kernel.h>");
+    if (std::string flag = k.sizes.flag_beyond_sizes(); !flag.empty())
+        throw Error(flag + ": a student's kernel chooses its own stages and type; it takes --n, --block, --grid, "
+                           "--input, --seed and --op");
+    if (!std::isfinite(k.time_limit_s) || k.time_limit_s <= 0 || k.time_limit_s > kMaxKernelTimeLimit)
+        throw Error("--time-limit " + std::to_string(k.time_limit_s) + ": expected seconds above 0, at most " +
+                    std::to_string(int(kMaxKernelTimeLimit)));
+    BackendChoice choice;
+    if (!parse_backend(k.backend, choice)) throw Error("--backend " + one_line(k.backend) + ": expected auto, cpu or cuda");
+    student::KernelRequest r;
+    r.file = k.file;
+    r.schedule = k.sizes.build();
+    r.op_given = k.sizes.op_given();
+    r.time_limit_s = k.time_limit_s;
+    const GpuStatus gpu = choice == BackendChoice::Cpu ? GpuStatus{} : gpu_status();  // cpu never probes the driver
+    if (choice == BackendChoice::Cuda && !gpu.usable) throw Error("--backend cuda: " + gpu.reason);
+    r.backend = gpu.usable ? Backend::Cuda : Backend::Cpu;
+    if (choice == BackendChoice::Auto && !gpu.usable && note) *note = "no usable GPU (" + gpu.reason + "): using the CPU emulator";
+    return r;
+}
+
+std::string first_error_place(const student::KernelOutcome& o) {
+    for (const student::Diagnostic& d : o.diagnostics)
+        if (d.line > 0 && d.message.find("error") != std::string::npos) return d.file + ":" + std::to_string(d.line);
+    return o.diagnostics.empty() || o.diagnostics.front().line <= 0
+               ? std::string()
+               : o.diagnostics.front().file + ":" + std::to_string(o.diagnostics.front().line);
+}
+
+}  // namespace rl::lab
