@@ -59,7 +59,8 @@ public:
     explicit Checker(const Trace& t) : t_(t) {
         B_ = std::max<uint32_t>(1, t.schedule.block);
         G_ = t.grid ? t.grid : t.schedule.grid_size();
-        finish_threads_ = t.schedule.block_stage == BlockStage::SmemTreeShfl ? B_ : std::min(B_, G_);
+        finish_threads_ = t.finish_threads ? t.finish_threads
+                          : t.schedule.block_stage == BlockStage::SmemTreeShfl ? B_ : std::min(B_, G_);
         used_ = used_values(t);
     }
 
@@ -137,6 +138,21 @@ private:
                     const Event& e = t_.events[evs[j]];
                     if (e.warp() < arrived.size()) arrived[e.warp()] |= lanes_named(e, existing_lanes(e));
                 }
+                // One barrier reached from two places in the source (a student's kernel records each arrival's
+                // line in detail): `__syncthreads()` in both arms of a branch matches on the hardware, but the
+                // branch is not uniform, which the rule forbids.
+                uint16_t line_a = t_.events[evs[k]].detail, line_b = line_a;
+                for (size_t m = k; m < j; ++m) line_b = t_.events[evs[m]].detail != line_a ? t_.events[evs[m]].detail : line_b;
+                if (line_b != line_a)
+                    for (size_t m = k; m < j; ++m) {
+                        const Event& e = t_.events[evs[m]];
+                        if (e.detail == line_a) continue;
+                        add(HazardKind::DivergentBarrier, evs[m], lanes_named(e, existing_lanes(e)),
+                            "`__syncthreads()` at step " + std::to_string(step) + " is reached at line " + std::to_string(e.detail) +
+                                " by " + lane_word(lanes_named(e, existing_lanes(e))) + lanes_text(lanes_named(e, existing_lanes(e))) +
+                                " of warp " + std::to_string(e.warp()) + " and at line " + std::to_string(line_a) +
+                                " by other threads: the branch around it is not the same for the whole block");
+                    }
                 // Non-exited threads that do not arrive, per warp.
                 std::vector<uint32_t> missing(arrived.size(), 0);
                 uint32_t count = 0;
@@ -349,7 +365,13 @@ private:
         const std::string op(to_string(t_.schedule.op));
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
-            if (e.kind == EventKind::IdentityFill) {
+            if (e.kind == EventKind::Load && !(e.flags & kFinisher) && e.aux >= t_.schedule.n) {
+                add(HazardKind::OutOfBoundsRead, i, 1u << e.lane(),
+                    "thread " + std::to_string(e.thread) + " of block " + std::to_string(e.block) + " reads element " +
+                        (e.aux == 0xffffffffu ? std::string("at a negative or huge index") : std::to_string(e.aux)) +
+                        ", outside the " + std::to_string(t_.schedule.n) + " elements of the input: the value is undefined",
+                    true);
+            } else if (e.kind == EventKind::IdentityFill) {
                 const std::string who = "thread " + std::to_string(e.thread) + " has no element";
                 if (e.flags & kUndefined)
                     add(HazardKind::UninitialisedTail, i, 1u << e.lane(),

@@ -81,6 +81,7 @@ json event_json(const Trace& t, uint32_t i) {
     j["deps"] = json::array({dep_json(e.dep[0]), dep_json(e.dep[1])});
     j["detail"] = e.detail;
     j["aux"] = e.aux;
+    if (i < t.lines.size()) j["line"] = t.lines[i];
     switch (e.kind) {
         case EventKind::Load: j["element"] = e.aux; j["item"] = e.detail; break;
         case EventKind::PartialLoad: j["partial"] = e.aux; j["item"] = e.detail; break;
@@ -211,6 +212,7 @@ void write_trace_json(std::ostream& out, const Trace& t) {
     head["step_count"] = t.step_count;
     head["scope_start"] = {t.scope_start[0], t.scope_start[1], t.scope_start[2], t.scope_start[3]};
     head["inputs"] = t.inputs;
+    if (!t.kernel_file.empty()) head["kernel"] = {{"file", t.kernel_file}, {"finish_threads", t.finish_threads}};
     json result;
     result["event"] = dep_json(t.result_event);
     result["value"] = (t.result_flags & kUndefined) ? json(nullptr) : json(numeric_value(t.schedule.op, t.schedule.type, t.result_value));
@@ -284,6 +286,9 @@ Event parse_event(const dom& e, size_t i, Trace& t, bool first) {
         tm.sm = need_uint<uint32_t>(e, "sm", where, 0xffffffffu);
         t.times.push_back(tm);
     }
+    const bool lined = e.contains("line");
+    if (!first && lined != !t.lines.empty()) fail(where + ": source lines must be on every event or on none");
+    if (lined) t.lines.push_back(need_uint<uint16_t>(e, "line", where, 0xffff));
     return ev;
 }
 
@@ -450,6 +455,12 @@ Trace read_trace_json_document(std::istream& in) {
     for (int i = 0; i < 4; ++i) {
         if (!ss[i].is_number_unsigned() || ss[i].get<uint64_t>() > 0xffff) fail("\"scope_start\" must list 4 steps");
         t.scope_start[i] = ss[i].get<uint16_t>();
+    }
+    if (head.contains("kernel")) {
+        const dom& k = head["kernel"];
+        if (!k.is_object()) fail("\"kernel\" must be an object with \"file\" and \"finish_threads\"");
+        t.kernel_file = need_string(k, "file", "\"kernel\"");
+        t.finish_threads = need_uint<uint32_t>(k, "finish_threads", "\"kernel\"", limits::kBlockThreads);
     }
     const dom& inputs = need(head, "inputs", "the document");
     if (!inputs.is_array()) fail("\"inputs\" must be a list of numbers");
