@@ -1,7 +1,6 @@
 // tests/gpu/student/student_files.cpp — README's example and the exercises as the GPU suites read them.
 #include "tests/gpu/student/student_files.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -22,37 +21,13 @@ std::string read(const fs::path& p) {
     return s.str();
 }
 
-// The quoted strings of `key = [...]`, or the one of `key = "..."`.
-std::vector<std::string> toml_strings(const std::string& text, const std::string& key) {
-    std::smatch m;
-    std::vector<std::string> out;
-    if (!std::regex_search(text, m, std::regex("(^|\\n)" + key + R"(\s*=\s*(\[[^\]]*\]|"[^"]*"))"))) return out;
-    const std::string v = m[2];
-    static const std::regex str(R"("([^"]*)\")");
-    for (auto it = std::sregex_iterator(v.begin(), v.end(), str); it != std::sregex_iterator(); ++it) out.push_back((*it)[1]);
-    return out;
-}
-
 }  // namespace
 
 std::vector<Exercise> exercises() {
-    std::vector<Exercise> out;
-    const fs::path root = fs::path(RLAB_SOURCE_DIR) / "lessons" / "exercises";
-    if (!fs::is_directory(root)) return out;
-    for (const auto& d : fs::directory_iterator(root)) {
-        if (!fs::exists(d.path() / "solution.cu")) continue;
-        const std::string toml = read(d.path() / "exercise.toml");
-        Exercise e;
-        e.name = d.path().filename().string();
-        e.kernel = (d.path() / "kernel.cu").string();
-        e.solution = (d.path() / "solution.cu").string();
-        e.run = toml_strings(toml, "run");
-        const std::vector<std::string> h = toml_strings(toml, "hazard");
-        e.hazard = h.empty() ? "" : h.front();
-        out.push_back(std::move(e));
-    }
-    std::sort(out.begin(), out.end(), [](const Exercise& a, const Exercise& b) { return a.name < b.name; });
-    return out;
+    std::vector<LessonError> errors;
+    std::vector<Exercise> all = load_exercises(std::string(RLAB_SOURCE_DIR) + "/lessons", errors);
+    if (!errors.empty()) throw Error("lessons/exercises: " + errors.front().str());
+    return all;
 }
 
 std::string readme_example(const std::string& dir) {

@@ -1,22 +1,15 @@
 // tests/gpu/student/student_files.h — the student kernels the GPU suites run: README.md's example (its ```cuda block
-// with RL_KERNEL, written to a file) and every exercise under lessons/exercises/ with its run flags and hazard.
+// with RL_KERNEL, written to a file) and every exercise of lessons/exercises/ (core/exercise.h) with its run flags.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "core/exercise.h"
 #include "student/kernel_run.h"
 
 namespace rl::test {
 
-struct Exercise {
-    std::string name;      // the folder's name
-    std::string kernel;    // kernel.cu: the planted bug
-    std::string solution;  // solution.cu
-    std::vector<std::string> run;  // exercise.toml's run = [...] flags
-    std::string hazard;            // exercise.toml's hazard: what the checker must find in kernel.cu
-};
-
-// Every lessons/exercises/*/ with a solution.cu, sorted by name.
+// Every exercise of lessons/exercises/, by name; throws rl::Error naming the first malformed one.
 std::vector<Exercise> exercises();
 
 // README.md's example kernel written to dir/readme_example.cu; "" when README.md shows none.

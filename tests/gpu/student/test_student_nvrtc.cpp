@@ -46,11 +46,11 @@ TEST_CASE("NVRTC: README's example kernel compiles for sm_90") {
 }
 
 TEST_CASE("NVRTC: every exercise's kernel and solution compile for sm_90") {
-    const std::vector<test::Exercise> all = test::exercises();
+    const std::vector<Exercise> all = test::exercises();
     CHECK(all.size() >= 6);
-    for (const test::Exercise& e : all) {
-        check_compiles(e.kernel);
-        check_compiles(e.solution);
+    for (const Exercise& e : all) {
+        check_compiles(e.kernel_file());
+        check_compiles(e.solution_file());
     }
 }
 
