@@ -101,9 +101,10 @@ struct Launch {
     uint32_t counter = 0;
     uint64_t identity = 0, poison = 0;
     bool stopped = false;
-    bool on_fiber = false;  // false: on the scheduler's stack (a completing shuffle records for its lanes)
 
-    struct Stop {};  // thrown on the scheduler's stack only
+    // Ends the launch: thrown on the failing thread's fiber (caught in thread_entry, so its frames unwind and
+    // free what they hold) or on the scheduler's stack (caught in run()).
+    struct Stop {};
 
     Launch(const rl_host_kernel& k, const LaunchInput& li, LaunchOutput& lo) : kernel(k), in(li), out(lo) {
         switch (in.type) {
@@ -144,8 +145,7 @@ struct Launch {
     [[noreturn]] void fail(const std::string& message) {
         if (out.error.empty()) out.error = message;
         stopped = true;
-        if (!on_fiber) throw Stop{};
-        pool.finish();
+        throw Stop{};
     }
     // Stops the thread before a memory access, so the warp's lanes all reach it before any performs it.
     void access(int line) {
@@ -378,7 +378,11 @@ struct Launch {
     static void thread_entry(void* arg) {
         ThreadState& t = *static_cast<ThreadState*>(arg);
         Launch& l = *t.launch;
-        l.kernel.run_thread(l.in.n);
+        try {
+            l.kernel.run_thread(l.in.n);
+        } catch (const Stop&) {
+            return;  // a kernel error: stopped is set, the scheduler ends the launch
+        }
         t.wait = Wait::Exited;
         --l.live;
     }
@@ -387,9 +391,7 @@ struct Launch {
         t.wait = Wait::Run;
         cur = &t;
         view.thread_idx = {t.tid, 0, 0};
-        on_fiber = true;
         pool.resume(t.tid);
-        on_fiber = false;
         cur = nullptr;
     }
 

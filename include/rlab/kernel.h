@@ -47,7 +47,12 @@ template <> struct IsElement<double> { static constexpr bool value = true; };
 template <> struct IsElement<int> { static constexpr bool value = true; };
 
 // The two signatures a kernel may have: the element type and whether it takes a Counter.
-template <class F> struct EntrySignature { static constexpr bool ok = false; };
+// Anything else: not ok (the entry still compiles, so the static_assert is the only message).
+template <class F> struct EntrySignature {
+    static constexpr bool ok = false;
+    static constexpr bool counter = false;
+    using type = float;
+};
 template <class T> struct EntrySignature<void (*)(In<T>, Out<T>, int)> {
     static constexpr bool ok = IsElement<T>::value;
     static constexpr bool counter = false;

@@ -155,6 +155,15 @@ TEST_CASE("bad kernel: a syntax error is a diagnostic naming the student's file 
     CHECK(!o.compiler_log.empty());
 }
 
+TEST_CASE("bad kernel: a signature RL_ENTRY rejects is one diagnostic on the kernel's line") {
+    const KernelOutcome o = run("bad_signature.cu", 8, 8);
+    CHECK(!o.ok);
+    REQUIRE(o.diagnostics.size() == 1);
+    CHECK(o.diagnostics[0].file == kernel_path("bad_signature.cu"));
+    CHECK(o.diagnostics[0].line == 5);
+    CHECK(o.diagnostics[0].message.find("RL_KERNEL bad_signature must be void bad_signature(rl::In<T> in") != std::string::npos);
+}
+
 TEST_CASE("bad kernel: reading past the input is the out-of-bounds-read hazard, not a crash") {
     const KernelOutcome o = run("bad_oob_read.cu", 100, 64);
     INFO(o.error);
