@@ -23,9 +23,10 @@ GpuProgram compile_for_gpu(const std::string& file, const std::string& text, int
     } guard{prog};
     const std::string arch_opt = "-arch=sm_" + std::to_string(arch), inc = "-I" + include_dir;
     // -default-device: a helper written without __device__ compiles as it does for the emulator's host compiler;
-    // -lineinfo: compute-sanitizer and the profilers name the student's lines
-    const char* opts[] = {arch_opt.c_str(), "-std=c++20", inc.c_str(), "-default-device", "-lineinfo"};
-    const nvrtcResult r = nvrtcCompileProgram(prog, 5, opts);
+    // -lineinfo: compute-sanitizer and the profilers name the student's lines; -fmad=false: a combine's a * b is
+    // never fused into a later a + b (the emulator rounds each, so the bits would differ)
+    const char* opts[] = {arch_opt.c_str(), "-std=c++20", inc.c_str(), "-default-device", "-lineinfo", "-fmad=false"};
+    const nvrtcResult r = nvrtcCompileProgram(prog, 6, opts);
     GpuProgram p;
     size_t n = 0;
     nv(nvrtcGetProgramLogSize(prog, &n), "nvrtcGetProgramLogSize");

@@ -345,6 +345,8 @@ struct Index {
     __device__ Index(long long v, int l = __builtin_LINE()) : i(v), line(l) {}
 };
 
+struct Uninitialised {};
+
 enum Origin : unsigned char { kNowhere = 0, kFromShared = 1, kFromOut = 2 };
 
 }  // namespace detail
@@ -365,8 +367,9 @@ public:
         __device__ Operand(T c, int l = __builtin_LINE()) : r(detail::constant_val(detail::pack(c), l)), line(l) {}
     };
 
-    // The uninitialised register: an IdentityFill flagged kUndefined.
-    __device__ Value(int line = __builtin_LINE()) : r_(detail::undefined_val(line)) {}
+    // The uninitialised register (`rl::Value<T> v;`): an IdentityFill flagged kUndefined. The tag keeps this
+    // constructor from converting an int: `rl::Value<float> v = 0;` is the constant 0.
+    __device__ Value(detail::Uninitialised = {}, int line = __builtin_LINE()) : r_(detail::undefined_val(line)) {}
     __device__ Value(T c, int line = __builtin_LINE()) : r_(detail::constant_val(detail::pack(c), line)) {}
     __device__ Value(const Value& o) : r_(o.r_) {}
     __device__ Value& operator=(const Value& o) & {
