@@ -190,11 +190,15 @@ LaunchOutput CudaBackend::launch(const LaunchInput& in) {
     l.ops_used = ops.as<unsigned>();
     l.first_op = first.as<unsigned long long>();
     l.identity = identity_bits(s);
-    l.poison = in.type == DType::F64 ? kPoisonBits : kPoisonBits & 0xffffffffull;
+    l.poison = in.type == DType::F64 || in.op == Op::Witness ? kPoisonBits : kPoisonBits & 0xffffffffull;
     l.record_base = in.record_base;
     l.out_slots = unsigned(slots);
     l.launch = in.launch;
-    l.op = unsigned(in.op == Op::Max ? abi::kMax : in.op == Op::Min ? abi::kMin : in.op == Op::Prod ? abi::kProd : abi::kSum);
+    l.op = unsigned(in.op == Op::Max    ? abi::kMax
+                    : in.op == Op::Min  ? abi::kMin
+                    : in.op == Op::Prod ? abi::kProd
+                    : in.op == Op::Witness ? abi::kWitness
+                                           : abi::kSum);
     l.n = in.n;
     CU(cudaMemcpy(launch_, &l, sizeof l, cudaMemcpyHostToDevice));
 

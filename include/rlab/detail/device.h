@@ -132,6 +132,23 @@ template <class A> __device__ A apply(int op, A a, A b) {
     }
 }
 
+// --op witness (core/ops.h's WitnessOp): a value is the range of elements it covers, {lo, hi} packed lo first;
+// merging two ranges that do not follow each other marks the result violated.
+constexpr unsigned kWitnessEmpty = 0xffffffffu, kWitnessViolated = 0xfffffffeu;
+__device__ inline bool witness_run() { return rl_launch.op == abi::kWitness; }
+__device__ inline unsigned long long witness_combine(unsigned long long a, unsigned long long b) {
+    const unsigned alo = unsigned(a), ahi = unsigned(a >> 32), blo = unsigned(b), bhi = unsigned(b >> 32);
+    if (alo == kWitnessEmpty) return b;
+    if (blo == kWitnessEmpty) return a;
+    if (alo == kWitnessViolated || blo == kWitnessViolated || blo != ahi + 1)
+        return (static_cast<unsigned long long>(kWitnessViolated) << 32) | kWitnessViolated;
+    return (static_cast<unsigned long long>(bhi) << 32) | alo;
+}
+// What op(a, b) leaves on the packed bits of the run's values.
+template <class T> __device__ unsigned long long combine_bits(int op, unsigned long long a, unsigned long long b) {
+    return witness_run() ? witness_combine(a, b) : pack(apply<T>(op, unpack<T>(a), unpack<T>(b)));
+}
+
 __device__ inline unsigned saturate_index(long long i) { return i < 0 || i > 0xfffffffell ? 0xffffffffu : unsigned(i); }
 
 __device__ inline Val identity_val(int line) {
@@ -140,6 +157,7 @@ __device__ inline Val identity_val(int line) {
                     abi::kIdentityFlag);
 }
 __device__ inline Val constant_val(unsigned long long bits, int line) {
+    if (witness_run()) bits = rl_launch.identity;  // a constant covers no element: the empty range
     const unsigned char fl = bits == rl_launch.identity ? abi::kIdentityFlag : 0;
     return make_val(bits, record(abi::kIdentityFill, fl, 0, 0, abi::kNone, abi::kNone, bits, line), fl);
 }
@@ -150,7 +168,7 @@ __device__ inline Val undefined_val(int line) {
 }
 template <class T> __device__ Val combine_val(int op, Val a, Val b, int line) {
     used(op);
-    const unsigned long long v = pack(apply<T>(op, unpack<T>(a.bits), unpack<T>(b.bits)));
+    const unsigned long long v = combine_bits<T>(op, a.bits, b.bits);
     const unsigned char fl = combined_flags(a.flags, b.flags);
     return make_val(v, record(abi::kCombine, fl, 0, 0, a.ev, b.ev, v, line), fl);
 }
@@ -164,7 +182,8 @@ template <class T> __device__ Val load_in(long long i, int line) {
         if (!inside)
             return make_val(p, record(abi::kLoad, abi::kUndefinedFlag, t.loads++, saturate_index(i), abi::kNone, abi::kNone, p, line),
                             abi::kUndefinedFlag);
-        const unsigned long long v = pack(static_cast<const T*>(rl_launch.in)[i]);
+        const unsigned long long v = witness_run() ? (static_cast<unsigned long long>(i) << 32) | static_cast<unsigned long long>(i)
+                                                   : pack(static_cast<const T*>(rl_launch.in)[i]);
         return make_val(v, record(abi::kLoad, 0, t.loads++, unsigned(i), abi::kNone, abi::kNone, v, line), 0);
     }
     if (!inside)
@@ -210,9 +229,19 @@ template <class T> __device__ Val atomic_out(int op, long long b, Val v, int lin
     used(op);
     T* addr = reinterpret_cast<T*>(rl_launch.out_bits + b);
     const T x = unpack<T>(v.bits);
-    T old;
+    T old{};
+    unsigned long long old_bits = 0, now = 0;
     constexpr bool integer = static_cast<T>(0.5) == 0;
-    if (op == abi::kSum) {
+    if (witness_run()) {  // the range merge, on the slot's 8 bytes
+        unsigned long long* word = rl_launch.out_bits + b;
+        unsigned long long seen = read_bits(word), was;
+        do {
+            was = seen;
+            seen = ::atomicCAS(word, was, witness_combine(was, v.bits));
+        } while (seen != was);
+        old_bits = was;
+        now = witness_combine(was, v.bits);
+    } else if (op == abi::kSum) {
         old = ::atomicAdd(addr, x);
     } else if constexpr (integer) {
         old = op == abi::kMax ? ::atomicMax(addr, x) : op == abi::kMin ? ::atomicMin(addr, x) : T(0);
@@ -241,13 +270,16 @@ template <class T> __device__ Val atomic_out(int op, long long b, Val v, int lin
         } while (seen != was);
         old = unpack<T>(was);
     }
+    if (!witness_run()) {
+        old_bits = pack(old);
+        now = pack(apply<T>(op, old, x));
+    }
     const unsigned old_tag = read_tag(rl_launch.out_tags + b);
-    const unsigned long long now = pack(apply<T>(op, old, x));
     const unsigned char fl = static_cast<unsigned char>(v.flags | (abi::tag_flags(old_tag) & kTaintFlags));
     const unsigned ev = record(abi::kAtomic, fl, unsigned(b), 0, abi::kNone, v.ev, now, line);
-    at(ev).atomic_old = pack(old);
+    at(ev).atomic_old = old_bits;
     ::atomicExch(rl_launch.out_tags + b, abi::make_tag(ev, fl));
-    return make_val(pack(old), abi::kNone, abi::tag_flags(old_tag));
+    return make_val(old_bits, abi::kNone, abi::tag_flags(old_tag));
 }
 __device__ inline unsigned ticket(unsigned add, int line) {
     const unsigned old = ::atomicAdd(rl_launch.counter, add);

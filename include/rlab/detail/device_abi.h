@@ -62,7 +62,8 @@ struct KernelError {
     unsigned long long bound;  // the bound it broke
 };
 
-enum Operator : unsigned { kSum = 0, kMax = 1, kMin = 2, kProd = 3 };  // rl_combine_op's values
+// The run's operator: rl_combine_op's values, and --op witness (every combine merges element ranges).
+enum Operator : unsigned { kSum = 0, kMax = 1, kMin = 2, kProd = 3, kWitness = 4 };
 
 // The __constant__ rl_launch the host writes before each launch.
 struct Launch {
