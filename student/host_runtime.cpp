@@ -14,6 +14,7 @@
 #include "rlab/detail/host_abi.h"
 #include "rlab/detail/record_flags.h"
 #include "student/fibers.h"
+#include "student/launch_plan.h"
 
 namespace rl::student {
 namespace {
@@ -66,15 +67,6 @@ uint64_t combine_bits(DType type, int op, uint64_t a, uint64_t b) {
     }
 }
 
-template <class A> uint64_t identity_as(Op op) {
-    switch (op) {
-        case Op::Max: return pack_value(MaxOp<A>::identity());
-        case Op::Min: return pack_value(MinOp<A>::identity());
-        case Op::Prod: return pack_value(ProdOp<A>::identity());
-        default: return pack_value(SumOp<A>::identity());
-    }
-}
-
 const char* shuffle_name(int kind) {
     switch (kind) {
         case RL_SHFL_UP: return "__shfl_up_sync";
@@ -107,11 +99,8 @@ struct Launch {
     struct Stop {};
 
     Launch(const rl_host_kernel& k, const LaunchInput& li, LaunchOutput& lo) : kernel(k), in(li), out(lo) {
-        switch (in.type) {
-            case DType::F64: identity = identity_as<double>(in.op); poison = kPoisonBits; break;
-            case DType::I32: identity = identity_as<int32_t>(in.op); poison = kPoisonBits & 0xffffffffu; break;
-            default: identity = identity_as<float>(in.op); poison = kPoisonBits & 0xffffffffu; break;
-        }
+        identity = identity_bits(in.type, in.op);
+        poison = in.type == DType::F64 ? kPoisonBits : kPoisonBits & 0xffffffffu;
         out.out = in.out;
         api.abi = RL_HOST_ABI;
         api.rt = this;

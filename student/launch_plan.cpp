@@ -29,6 +29,8 @@ template <class A> uint64_t identity_as(Op op) {
     }
 }
 
+}  // namespace
+
 uint64_t identity_bits(DType type, Op op) {
     switch (type) {
         case DType::F64: return identity_as<double>(op);
@@ -36,8 +38,6 @@ uint64_t identity_bits(DType type, Op op) {
         default: return identity_as<float>(op);
     }
 }
-
-}  // namespace
 
 std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_t first) {
     const size_t count = records.size() - first;

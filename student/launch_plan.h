@@ -11,6 +11,10 @@
 
 namespace rl::student {
 
+// The packed identity of a student run's operator (sum, max, min, prod) for its element type: out's starting
+// value and what rl::identity<T>() records.
+uint64_t identity_bits(DType type, Op op);
+
 // Drops the loads flagged RL_RETRACTED_RECORD (the left side of s[i] = v / out[b] = v) from the records
 // [first, end), renumbers what follows (seq, a thread's k-th Load and PartialLoad) and every dep, and returns
 // the new index of each old record (kNoEvent for a dropped one).
