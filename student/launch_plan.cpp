@@ -82,7 +82,7 @@ std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_
 }
 
 PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_given, Backend which,
-                         const std::string& kernel_file) {
+                         const std::string& kernel_file, const std::function<void()>& launches_done) {
     schedule.type = backend.element();
     schedule.items = 1;
     if (op_given && schedule.op != Op::Sum && schedule.op != Op::Max && schedule.op != Op::Min && schedule.op != Op::Prod)
@@ -151,6 +151,7 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
         for (SlotState& s : slots)
             if (s.writer != kNoEvent) s.writer = map[s.writer];
     }
+    if (launches_done) launches_done();
     // Stores stay BlockPartial: the assembly names the FinalStore (the last launch's store whose value out[0] holds).
     StudentRun run;
     run.schedule = schedule;

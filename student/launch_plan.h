@@ -2,6 +2,7 @@
 // the first launch, the operator the kernel combines with, the lab's second launch over block partials, the
 // and the records made ready for core's trace_from_student_records.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 #include "core/student_record.h"
@@ -29,7 +30,9 @@ struct PlanOutcome {
 
 // Runs the kernel's launches on `backend`. schedule: n, block, grid (0: ceil(n / block)), input, seed, and op
 // when op_given (else the operator of the kernel's first combine or atomic). Throws rl::Error for a bad schedule.
+// launches_done runs after the last launch, before the assembly (the runner stops its time limit there: a large
+// trace's assembly is no fault of the kernel).
 PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_given, Backend which,
-                         const std::string& kernel_file);
+                         const std::string& kernel_file, const std::function<void()>& launches_done = {});
 
 }  // namespace rl::student
