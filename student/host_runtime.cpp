@@ -5,6 +5,7 @@
 // move the kernel hangs. Records follow core/student_record.h so the GPU's records of the same kernel match.
 #include "student/host_runtime.h"
 #include <dlfcn.h>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -199,9 +200,24 @@ struct Launch {
         return make_val(l.poison, l.record(EventKind::IdentityFill, kUndefined, 0, 0, kNone, kNone, l.poison, line),
                         kUndefined);
     }
+    static bool leaf(const StudentRecord& r) {
+        return r.kind == EventKind::Load || r.kind == EventKind::SharedLoad || r.kind == EventKind::PartialLoad ||
+               r.kind == EventKind::IdentityFill;
+    }
+    // Operands in left-to-right order whatever the compiler: g++ evaluates `s[i] + s[j]` right to left, clang and
+    // NVRTC left to right. When the two operands are this thread's last two records, leaf values made right to
+    // left, they swap places in the thread's program order (the GPU's records of the same line then match).
+    void left_to_right(const rl_val& a, const rl_val& b) {
+        if (a.ev == kNone || b.ev == kNone || a.ev <= b.ev || b.ev < in.record_base) return;
+        StudentRecord &ra = at(a.ev), &rb = at(b.ev);
+        if (ra.block != block || rb.block != block || ra.thread != cur->tid || rb.thread != cur->tid) return;
+        if (ra.seq != rb.seq + 1 || ra.seq + 1 != cur->seq || !leaf(ra) || !leaf(rb)) return;
+        std::swap(ra.seq, rb.seq);
+    }
     static rl_val cb_combine(void* rt, int op, rl_val a, rl_val b, int line) {
         Launch& l = L(rt);
         l.used(op);
+        l.left_to_right(a, b);
         const uint64_t v = combine_bits(l.in.type, op, a.bits, b.bits);
         const uint8_t fl = combined_flags(a.flags, b.flags);
         return make_val(v, l.record(EventKind::Combine, fl, 0, 0, a.ev, b.ev, v, line), fl);
