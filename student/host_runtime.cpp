@@ -60,7 +60,10 @@ template <class A> uint64_t combine_as(int op, uint64_t a, uint64_t b) {
     }
 }
 
-uint64_t combine_bits(DType type, int op, uint64_t a, uint64_t b) {
+// --op witness: every combine (whatever the kernel wrote) merges element ranges, so an out-of-order merge shows.
+uint64_t combine_bits(DType type, Op run_op, int op, uint64_t a, uint64_t b) {
+    if (run_op == Op::Witness)
+        return pack_value(WitnessOp::combine(unpack_value<WitnessValue>(a), unpack_value<WitnessValue>(b)));
     switch (type) {
         case DType::F64: return combine_as<double>(op, a, b);
         case DType::I32: return combine_as<int32_t>(op, a, b);
@@ -101,7 +104,7 @@ struct Launch {
 
     Launch(const rl_host_kernel& k, const LaunchInput& li, LaunchOutput& lo) : kernel(k), in(li), out(lo) {
         identity = identity_bits(in.type, in.op);
-        poison = in.type == DType::F64 ? kPoisonBits : kPoisonBits & 0xffffffffu;
+        poison = in.type == DType::F64 || in.op == Op::Witness ? kPoisonBits : kPoisonBits & 0xffffffffu;
         out.out = in.out;
         api.abi = RL_HOST_ABI;
         api.rt = this;
@@ -192,6 +195,7 @@ struct Launch {
     }
     static rl_val cb_constant(void* rt, uint64_t bits, int line) {
         Launch& l = L(rt);
+        if (l.in.op == Op::Witness) bits = l.identity;  // a constant covers no element
         const uint8_t fl = bits == l.identity ? kIdentity : 0;
         return make_val(bits, l.record(EventKind::IdentityFill, fl, 0, 0, kNone, kNone, bits, line), fl);
     }
@@ -218,13 +222,14 @@ struct Launch {
         Launch& l = L(rt);
         l.used(op);
         l.left_to_right(a, b);
-        const uint64_t v = combine_bits(l.in.type, op, a.bits, b.bits);
+        const uint64_t v = combine_bits(l.in.type, l.in.op, op, a.bits, b.bits);
         const uint8_t fl = combined_flags(a.flags, b.flags);
         return make_val(v, l.record(EventKind::Combine, fl, 0, 0, a.ev, b.ev, v, line), fl);
     }
 
     // ---- global memory -----------------------------------------------------------------------------------
     uint64_t element(uint64_t i) const {
+        if (in.op == Op::Witness) return pack_value(WitnessValue{uint32_t(i), uint32_t(i)});
         const InputData& d = *in.input;
         switch (in.type) {
             case DType::F64: return pack_value(d.f64[i]);
@@ -287,7 +292,7 @@ struct Launch {
         l.used(op);
         SlotState& s = l.out.out[size_t(b)];
         const SlotState old = s;
-        const uint64_t now = combine_bits(l.in.type, op, old.bits, v.bits);
+        const uint64_t now = combine_bits(l.in.type, l.in.op, op, old.bits, v.bits);
         const uint8_t fl = uint8_t(v.flags | (old.flags & kTaintFlags));
         // The chain (dep[0]) and the position (aux) come from atomic_old in the assembly, as on the GPU.
         const uint32_t ev = l.record(EventKind::Atomic, fl, uint32_t(b), 0, kNone, v.ev, now, line);

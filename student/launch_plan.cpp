@@ -32,6 +32,7 @@ template <class A> uint64_t identity_as(Op op) {
 }  // namespace
 
 uint64_t identity_bits(DType type, Op op) {
+    if (op == Op::Witness) return pack_value(WitnessOp::identity());
     switch (type) {
         case DType::F64: return identity_as<double>(op);
         case DType::I32: return identity_as<int32_t>(op);
@@ -85,8 +86,10 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
                          const std::string& kernel_file, const std::function<void()>& launches_done) {
     schedule.type = backend.element();
     schedule.items = 1;
-    if (op_given && schedule.op != Op::Sum && schedule.op != Op::Max && schedule.op != Op::Min && schedule.op != Op::Prod)
-        throw Error("--op " + std::string(to_string(schedule.op)) + ": a student's kernel runs sum, max, min or prod");
+    if (op_given && schedule.op != Op::Sum && schedule.op != Op::Max && schedule.op != Op::Min && schedule.op != Op::Prod &&
+        schedule.op != Op::Witness)
+        throw Error("--op " + std::string(to_string(schedule.op)) +
+                    ": a student's kernel runs sum, max, min, prod, or witness (element ranges, to check the order)");
     if (!op_given) schedule.op = Op::Sum;
     if (std::string why = validate(schedule); !why.empty()) throw Error(why);
     if (schedule.n > 0x7fffffffull)

@@ -92,6 +92,23 @@ TEST_CASE("student kernel: warp shuffles (xor) with a tail, a partial last warp 
     }
 }
 
+TEST_CASE("student kernel: --op witness checks the order of the merges (element ranges)") {
+    KernelRequest r;
+    r.file = kernel_path("warp_xor.cu");
+    r.schedule.n = 77;
+    r.schedule.block = 48;
+    r.schedule.op = Op::Witness;
+    r.op_given = true;
+    const KernelOutcome o = run_kernel(r);
+    INFO(o.error);
+    REQUIRE(o.ok);
+    INFO(hazard_list(o.trace));
+    CHECK(o.trace.hazards.empty());
+    const WitnessValue w = unpack_value<WitnessValue>(o.trace.result_value);
+    CHECK(w.lo == 0);
+    CHECK(w.hi == 76);
+}
+
 TEST_CASE("student kernel: shared-memory tree (int) with a tail") {
     for (auto [n, block] : {std::pair<uint64_t, uint32_t>{100, 64}, {300, 128}, {5, 8}}) {
         CAPTURE(n);
