@@ -17,7 +17,11 @@
 //            dep[0] = the slot's last writer, none while it holds the starting identity); detail = k-th PartialLoad
 //   IdentityFill rl::identity<T>() or a constant (value = its bits; kIdentity when they are the identity's);
 //            `rl::Value<T> v;`: kUndefined with the poison bits
-//   Combine  dep[0] = left operand, dep[1] = right, value = op(a, b), flags = combined_flags
+//   Combine  dep[0] = left operand, dep[1] = right, value = op(a, b), flags = combined_flags. When the two
+//            operands are the thread's last two records, leaf values (loads, fills) made right to left (g++'s
+//            order for s[i] + s[j]), they swap seq: program order is left to right whatever the compiler
+//   --op witness  every combine and atomic is WitnessOp::combine; a Load's value is {i, i}; a constant (and
+//            rl::identity) is the empty range; poison is the full kPoisonBits
 //   Shuffle  aux = mask, detail = (arg & 0xff) | min(source lane, 255) << 8 where source lane = lane + delta (down,
 //            even past the width: the own value is read), lane - delta (up; the own lane when below the segment),
 //            lane ^ arg (xor), the segment's lane arg (idx); dep[0] = the source's value record; a source that did

@@ -11,6 +11,7 @@
 //                the run's identity); `rl::Value<T> v;` an IdentityFill flagged kUndefined (the uninitialised
 //                register). `explicit operator T()` reads the number (not recorded).
 //   identity<T>()  the run's operator identity (0 sum, -inf max, +inf min, 1 prod; int limits), an IdentityFill.
+//                Run with --op witness, every combine merges the element ranges values cover (order checking).
 //   In<T>        in[i]: Load (aux = i, detail = this thread's k-th load; an index outside [0, n) is a Load flagged
 //                kUndefined with aux = i saturated to 0xffffffff); in the lab's second launch a PartialLoad.
 //   Out<T>       gridDim.x slots starting at the identity. out[b] = v: a store (BlockPartial, or FinalStore when
