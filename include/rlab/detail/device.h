@@ -51,7 +51,9 @@ __device__ inline unsigned char combined_flags(unsigned char a, unsigned char b)
     return fl;
 }
 
-__device__ inline abi::ThreadState& me() { return rl_launch.states[blockIdx.x * blockDim.x + threadIdx.x]; }
+__device__ inline abi::ThreadState& me() {
+    return rl_launch.states[static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x];
+}
 __device__ inline unsigned* shared_tags() { return reinterpret_cast<unsigned*>(rl_shared + abi::kSharedSlots); }
 
 // The first error wins; this thread stops here, every other thread at its next recorded call.
