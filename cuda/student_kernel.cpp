@@ -42,6 +42,10 @@ static_assert(abi::kUndefinedFlag == kUndefined && abi::kIdentityFlag == kIdenti
 static_assert(abi::kRetracted == RL_RETRACTED_RECORD && abi::kNone == kNoEvent);
 static_assert(abi::kSharedSlots == limits::kStudentSharedSlots && abi::kThreadEvents == limits::kStudentThreadEvents);
 static_assert(abi::kTraceEvents == limits::kTraceEvents);
+// A slot's tag keeps writer and flags (records stay below kTraceEvents - 1, so the writer fits 24 bits).
+static_assert(abi::tag_writer(abi::make_tag(kNoEvent, kIdentity)) == kNoEvent && abi::tag_flags(abi::make_tag(kNoEvent, kIdentity)) == kIdentity);
+static_assert(abi::tag_writer(abi::make_tag(0xfffffe, 0x81)) == 0xfffffe && abi::tag_flags(abi::make_tag(0xfffffe, 0x81)) == 0x81);
+static_assert(abi::tag_writer(abi::make_tag(0, 0)) == 0);
 
 void cu(cudaError_t r, const char* what) {
     if (r != cudaSuccess) throw Error(std::string(what) + ": " + cudaGetErrorString(r));
