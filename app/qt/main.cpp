@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
     qt::MainWindow w(c);
     w.resize(o.width, o.height);
     w.restore_settings();
+    if (c.lab.kernel->active()) w.kernel_dock()->show(), w.kernel_dock()->raise();  // --kernel: its status and errors in front
     if (!o.theme.empty()) w.set_dark(o.theme == "dark");
     w.refresh();
     if (o.presenter) w.set_presenter(true);
