@@ -31,7 +31,8 @@ KernelPanel::KernelPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
     v->addWidget(status_);
     v->addWidget(rerun_);
     v->addWidget(result_);
-    v->addWidget(errors_, 1);
+    v->addWidget(errors_, 100);
+    v->addStretch(1);  // with no errors listed the lines stay together at the top
     connect(rerun_, &QPushButton::clicked, this, [this] {
         c_.lab.kernel->start();
         refresh();

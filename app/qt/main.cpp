@@ -1,6 +1,7 @@
 // app/qt/main.cpp — reduction-lab-qt: the classroom. Options and state are app/lab's; this opens the window
 // (or writes the PDF handout without one) and starts the scripted runs the command line asks for.
 #include <QApplication>
+#include <QDockWidget>
 #include <QIcon>
 #include <QSurfaceFormat>
 #include <cstdlib>
