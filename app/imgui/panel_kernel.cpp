@@ -57,13 +57,18 @@ void kernel_panel(LabState& s, const Rect& r) {
     KernelSession& k = *s.kernel;
     const student::KernelRequest& q = k.request();
     ImGui::Separator();
-    ImGui::TextDisabled("n %llu, block %u, grid %s, %s", (unsigned long long)q.schedule.n, q.schedule.block,
-                        q.schedule.grid ? std::to_string(q.schedule.grid).c_str() : "n/block",
-                        q.backend == Backend::Cuda ? "on the GPU" : "on the CPU emulator");
+    const uint32_t grid = q.schedule.grid ? q.schedule.grid : s.trace.kernel_file.empty() ? 0 : s.trace.grid;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("n %llu, block %u, grid %s, %s", (unsigned long long)q.schedule.n, q.schedule.block,
+                       grid ? std::to_string(grid).c_str() : "ceil(n / block)",
+                       q.backend == Backend::Cuda ? "on the GPU" : "on the CPU emulator");
+    ImGui::PopStyleColor();
     if (k.running()) {
         ImGui::TextColored(ImVec4(0.4f, 0.75f, 1.0f, 1.0f), "running…  (the last trace stays until the new one arrives)");
-    } else if (ImGui::Button("Run again (the file is watched: saving runs it)")) {
-        k.start();
+    } else {
+        if (ImGui::Button("Run again")) k.start();
+        ImGui::SameLine();
+        ImGui::TextDisabled("(saving the file runs it)");
     }
     if (!k.error.empty()) {
         ImGui::Separator();

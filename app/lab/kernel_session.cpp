@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include "core/error.h"
 #include "core/file_io.h"
 
@@ -15,6 +16,13 @@ std::string read_source(const std::string& path) {
     std::ostringstream ss;
     ss << in.rdbuf();
     return ss.str();
+}
+
+// g++ quotes names with typographic quotes in a UTF-8 locale; the lab bench's font atlas has Latin-1 only.
+std::string plain_quotes(std::string s) {
+    for (const char* q : {"\u2018", "\u2019", "\u201c", "\u201d"})
+        for (size_t at; (at = s.find(q)) != std::string::npos;) s.replace(at, std::string_view(q).size(), "'");
+    return s;
 }
 
 }  // namespace
@@ -120,13 +128,14 @@ void KernelSession::wait() {
 void KernelSession::note_result(const KernelRun& r, size_t events) {
     text = r.text;
     diagnostics = r.outcome.diagnostics;
+    for (student::Diagnostic& d : diagnostics) d.message = plain_quotes(d.message);
     error_line = 0;
     for (const student::Diagnostic& d : diagnostics)
         if (d.line > 0 && d.message.find("error") != std::string::npos) {
             error_line = d.line;
             break;
         }
-    error = !r.request_error.empty() ? r.request_error : r.outcome.ok ? std::string() : one_line(r.outcome.error);
+    error = plain_quotes(!r.request_error.empty() ? r.request_error : r.outcome.ok ? std::string() : one_line(r.outcome.error));
     if (error.empty() && !r.outcome.ok) error = "the kernel did not run";
     events_ = events;
 }
