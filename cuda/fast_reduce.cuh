@@ -44,6 +44,17 @@ template <> struct Vector<uint16_t> {
     }
     __device__ static float widen(uint16_t x) { return bf16_to_float(x); }
 };
+template <> struct Vector<int32_t> {
+    using Raw = int4;
+    static constexpr int kElems = 4;
+    template <class F> __device__ static void each(const Raw& v, F&& f) {
+        f(0, v.x);
+        f(1, v.y);
+        f(2, v.z);
+        f(3, v.w);
+    }
+    __device__ static int32_t widen(int32_t x) { return x; }
+};
 template <> struct Vector<double> {
     using Raw = double2;
     static constexpr int kElems = 2;
@@ -102,7 +113,9 @@ template <class OpT> __device__ void atomic_combine(typename OpT::Value* word, t
 }
 
 template <class A> __device__ A atomic_take(A* word, A replacement) {
-    if constexpr (sizeof(A) == 4) {
+    if constexpr (std::is_same_v<A, int32_t>) {
+        return atomicExch(word, replacement);
+    } else if constexpr (sizeof(A) == 4) {
         return __uint_as_float(atomicExch(reinterpret_cast<unsigned*>(word), __float_as_uint(replacement)));
     } else {
         return __longlong_as_double(

@@ -4,7 +4,8 @@
 # and the benchmarks; everything lands in $OUT with report.md as the summary.
 # Needs the header-only dependencies in .deps/ (scripts/prepare-gpu-deps.sh makes it).
 # Modes (RLAB_GPU_ONLY): corpus (build, record the trace corpus, divergent-shuffle on the hardware),
-# tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, bench,
+# tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, fast-matrix
+# (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), bench,
 # final, lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
 # commit its contents under lessons/recorded/), student (a student's kernel on the GPU: build the runner and its
 # tests, run the student suites against the emulator, compute-sanitizer on README's example; $OUT/student-tests.log,
@@ -27,7 +28,7 @@ rlab=build/gpu/app/cli/rlab
 echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
-case "${RLAB_GPU_ONLY:-}" in corpus | tests) targets=(--target rlab rlab_gpu_tests) ;; lessons) targets=(--target rlab) ;;
+case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix) targets=(--target rlab rlab_gpu_tests) ;; lessons) targets=(--target rlab) ;;
   student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
 [ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests)
@@ -156,6 +157,22 @@ if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch s
   timeout 200 $rlab bench --tune --sizes 28 --reps 20 >"$OUT/tune.txt" 2>&1
   { echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
   run_bench --variants fast,fast-deterministic,cub,atomic-block,two-pass --reps 30 --no-harris
+  cat "$report"; exit 0
+fi
+
+# The fast path's matrix (issue 18): its exact GPU tests, the launch-shape sweep, then fast, deterministic and CUB over
+# every type at every power 2^10..2^30 and odd sizes (misaligned), warm and cold, three rounds: $OUT/bench-fast.json.
+if [ "${RLAB_GPU_ONLY:-}" = fast-matrix ]; then
+  build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*,rlab bench --fast-matrix*" >"$OUT/fast-tests.log" 2>&1
+  echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"
+  timeout 150 $rlab bench --tune --sizes 28 --reps 50 >"$OUT/tune.txt" 2>&1
+  { echo "## rlab bench --tune (exit $?)"; echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
+  left=$((575 - SECONDS)); [ "$left" -lt 60 ] && left=60
+  timeout "$left" $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
+    --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
+  code=$?
+  { echo "## rlab bench --fast-matrix (exit $code, whole call ${SECONDS}s)"; tail -3 "$OUT/bench-fast.err"
+    [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
   cat "$report"; exit 0
 fi
 
