@@ -17,6 +17,13 @@
 namespace rl::student {
 namespace {
 
+// One launch geometry (clang 14's CAPTURE cannot name a structured binding, so loops use this).
+struct Size {
+    uint64_t n;
+    uint32_t block;
+    uint32_t grid = 0;
+};
+
 std::string kernel_path(const std::string& name) { return std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/" + name; }
 
 KernelOutcome run(const std::string& name, uint64_t n, uint32_t block, uint32_t grid = 0, double limit = 30,
@@ -83,7 +90,9 @@ void check_exact(const KernelOutcome& o, const std::string& name, bool max_op = 
 }  // namespace
 
 TEST_CASE("student kernel: warp shuffles (xor) with a tail, a partial last warp and the second launch") {
-    for (auto [n, block] : {std::pair<uint64_t, uint32_t>{100, 64}, {77, 48}, {1, 1}, {1000, 256}, {40, 40}}) {
+    for (const Size z : {Size{100, 64}, Size{77, 48}, Size{1, 1}, Size{1000, 256}, Size{40, 40}}) {
+        const uint64_t n = z.n;
+        const uint32_t block = z.block;
         CAPTURE(n);
         CAPTURE(block);
         const KernelOutcome o = run("warp_xor.cu", n, block);
@@ -110,7 +119,9 @@ TEST_CASE("student kernel: --op witness checks the order of the merges (element 
 }
 
 TEST_CASE("student kernel: shared-memory tree (int) with a tail") {
-    for (auto [n, block] : {std::pair<uint64_t, uint32_t>{100, 64}, {300, 128}, {5, 8}}) {
+    for (const Size z : {Size{100, 64}, Size{300, 128}, Size{5, 8}}) {
+        const uint64_t n = z.n;
+        const uint32_t block = z.block;
         CAPTURE(n);
         CAPTURE(block);
         check_exact<int32_t>(run("smem_tree.cu", n, block), "smem_tree.cu");
@@ -118,11 +129,9 @@ TEST_CASE("student kernel: shared-memory tree (int) with a tail") {
 }
 
 TEST_CASE("student kernel: grid-stride loop (double) with an atomic per block") {
-    struct Size {
-        uint64_t n;
-        uint32_t block, grid;
-    };
-    for (auto [n, block, grid] : {Size{1000, 64, 3}, Size{77, 40, 2}, Size{33, 32, 1}}) {
+    for (const Size z : {Size{1000, 64, 3}, Size{77, 40, 2}, Size{33, 32, 1}}) {
+        const uint64_t n = z.n;
+        const uint32_t block = z.block, grid = z.grid;
         CAPTURE(n);
         CAPTURE(block);
         const KernelOutcome o = run("grid_stride.cu", n, block, grid);
@@ -132,7 +141,9 @@ TEST_CASE("student kernel: grid-stride loop (double) with an atomic per block") 
 }
 
 TEST_CASE("student kernel: last-block finish (max, Counter, __threadfence, reading out[b])") {
-    for (auto [n, block] : {std::pair<uint64_t, uint32_t>{300, 128}, {70, 32}, {9, 16}}) {
+    for (const Size z : {Size{300, 128}, Size{70, 32}, Size{9, 16}}) {
+        const uint64_t n = z.n;
+        const uint32_t block = z.block;
         CAPTURE(n);
         CAPTURE(block);
         const KernelOutcome o = run("last_block.cu", n, block, 0, 30, InputKind::Normal);
