@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <ostream>
 #include <string>
 
 #include "core/error.h"
@@ -17,12 +18,16 @@
 namespace rl::student {
 namespace {
 
-// One launch geometry (clang 14's CAPTURE cannot name a structured binding, so loops use this).
+// One launch geometry.
 struct Size {
     uint64_t n;
     uint32_t block;
     uint32_t grid = 0;
 };
+// How a failing size shows in doctest's CAPTURE.
+std::ostream& operator<<(std::ostream& o, const Size& z) {
+    return o << "n=" << z.n << " block=" << z.block << " grid=" << z.grid;
+}
 
 std::string kernel_path(const std::string& name) { return std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/" + name; }
 
@@ -91,11 +96,8 @@ void check_exact(const KernelOutcome& o, const std::string& name, bool max_op = 
 
 TEST_CASE("student kernel: warp shuffles (xor) with a tail, a partial last warp and the second launch") {
     for (const Size z : {Size{100, 64}, Size{77, 48}, Size{1, 1}, Size{1000, 256}, Size{40, 40}}) {
-        const uint64_t n = z.n;
-        const uint32_t block = z.block;
-        CAPTURE(n);
-        CAPTURE(block);
-        const KernelOutcome o = run("warp_xor.cu", n, block);
+        CAPTURE(z);
+        const KernelOutcome o = run("warp_xor.cu", z.n, z.block);
         check_exact<float>(o, "warp_xor.cu");
         if (o.ok && o.trace.grid > 1) CHECK(o.trace.finisher_block == o.trace.grid);  // the lab's second launch
     }
@@ -120,33 +122,24 @@ TEST_CASE("student kernel: --op witness checks the order of the merges (element 
 
 TEST_CASE("student kernel: shared-memory tree (int) with a tail") {
     for (const Size z : {Size{100, 64}, Size{300, 128}, Size{5, 8}}) {
-        const uint64_t n = z.n;
-        const uint32_t block = z.block;
-        CAPTURE(n);
-        CAPTURE(block);
-        check_exact<int32_t>(run("smem_tree.cu", n, block), "smem_tree.cu");
+        CAPTURE(z);
+        check_exact<int32_t>(run("smem_tree.cu", z.n, z.block), "smem_tree.cu");
     }
 }
 
 TEST_CASE("student kernel: grid-stride loop (double) with an atomic per block") {
     for (const Size z : {Size{1000, 64, 3}, Size{77, 40, 2}, Size{33, 32, 1}}) {
-        const uint64_t n = z.n;
-        const uint32_t block = z.block, grid = z.grid;
-        CAPTURE(n);
-        CAPTURE(block);
-        const KernelOutcome o = run("grid_stride.cu", n, block, grid);
+        CAPTURE(z);
+        const KernelOutcome o = run("grid_stride.cu", z.n, z.block, z.grid);
         check_exact<double>(o, "grid_stride.cu");
-        if (o.ok) CHECK(o.trace.grid == grid);
+        if (o.ok) CHECK(o.trace.grid == z.grid);
     }
 }
 
 TEST_CASE("student kernel: last-block finish (max, Counter, __threadfence, reading out[b])") {
     for (const Size z : {Size{300, 128}, Size{70, 32}, Size{9, 16}}) {
-        const uint64_t n = z.n;
-        const uint32_t block = z.block;
-        CAPTURE(n);
-        CAPTURE(block);
-        const KernelOutcome o = run("last_block.cu", n, block, 0, 30, InputKind::Normal);
+        CAPTURE(z);
+        const KernelOutcome o = run("last_block.cu", z.n, z.block, 0, 30, InputKind::Normal);
         check_exact<float>(o, "last_block.cu", true);
         if (o.ok) CHECK(o.trace.schedule.op == Op::Max);  // taken from the kernel's combines
     }
