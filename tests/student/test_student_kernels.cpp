@@ -226,7 +226,7 @@ TEST_CASE("bad kernel: a barrier only half a warp reaches, before a full-mask sh
     const KernelOutcome o = run("bad_barrier_hang.cu", 32, 32);
     CHECK(!o.ok);
     CHECK(o.error ==
-          "the kernel hangs in block 0: threads 0-15 wait at __syncthreads() on line 8; threads 16-31 wait at "
+          "the kernel hangs: in block 0, threads 0-15 wait at __syncthreads() on line 8; threads 16-31 wait at "
           "__shfl_down_sync() on line 9 (a shuffle waits for a lane that waits elsewhere, or a barrier not every "
           "thread reaches)");
 }
