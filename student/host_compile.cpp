@@ -144,7 +144,7 @@ HostCompile compile_host_kernel(const std::string& file, const std::string& sour
     const std::string real = fs::canonical(find_on_path(compiler), real_ec).filename().string();
     if (real.find("clang") == std::string::npos) argv.push_back("-ftrack-macro-expansion=0");
     argv.insert(argv.end(), {"-I" + include, "-o", tmp.string(), "-x", "c++", src.string()});
-    ProcessResult r = run_process(argv, 120.0);
+    ProcessResult r = run_process(argv, 120.0, false);
     fs::remove(src, ec);
     out.log = r.output;
     out.diagnostics = parse_diagnostics(r.output);

@@ -520,8 +520,8 @@ struct Launch {
             i = j;
         }
         if (out.error.empty())
-            out.error = "the kernel hangs in block " + std::to_string(block) + (in.launch ? " of the lab's second launch" : "") +
-                        ": " + what + " (a shuffle waits for a lane that waits elsewhere, or a barrier not every thread reaches)";
+            out.error = "the kernel hangs: in block " + std::to_string(block) + (in.launch ? " of the lab's second launch" : "") +
+                        ", " + what + " (a shuffle waits for a lane that waits elsewhere, or a barrier not every thread reaches)";
         stopped = true;
     }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <ostream>
 #include <string>
 
 #include "core/error.h"
@@ -16,6 +17,17 @@
 
 namespace rl::student {
 namespace {
+
+// One launch geometry.
+struct Size {
+    uint64_t n;
+    uint32_t block;
+    uint32_t grid = 0;
+};
+// How a failing size shows in doctest's CAPTURE.
+std::ostream& operator<<(std::ostream& o, const Size& z) {
+    return o << "n=" << z.n << " block=" << z.block << " grid=" << z.grid;
+}
 
 std::string kernel_path(const std::string& name) { return std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/" + name; }
 
@@ -83,10 +95,9 @@ void check_exact(const KernelOutcome& o, const std::string& name, bool max_op = 
 }  // namespace
 
 TEST_CASE("student kernel: warp shuffles (xor) with a tail, a partial last warp and the second launch") {
-    for (auto [n, block] : {std::pair<uint64_t, uint32_t>{100, 64}, {77, 48}, {1, 1}, {1000, 256}, {40, 40}}) {
-        CAPTURE(n);
-        CAPTURE(block);
-        const KernelOutcome o = run("warp_xor.cu", n, block);
+    for (const Size z : {Size{100, 64}, Size{77, 48}, Size{1, 1}, Size{1000, 256}, Size{40, 40}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("warp_xor.cu", z.n, z.block);
         check_exact<float>(o, "warp_xor.cu");
         if (o.ok && o.trace.grid > 1) CHECK(o.trace.finisher_block == o.trace.grid);  // the lab's second launch
     }
@@ -110,32 +121,25 @@ TEST_CASE("student kernel: --op witness checks the order of the merges (element 
 }
 
 TEST_CASE("student kernel: shared-memory tree (int) with a tail") {
-    for (auto [n, block] : {std::pair<uint64_t, uint32_t>{100, 64}, {300, 128}, {5, 8}}) {
-        CAPTURE(n);
-        CAPTURE(block);
-        check_exact<int32_t>(run("smem_tree.cu", n, block), "smem_tree.cu");
+    for (const Size z : {Size{100, 64}, Size{300, 128}, Size{5, 8}}) {
+        CAPTURE(z);
+        check_exact<int32_t>(run("smem_tree.cu", z.n, z.block), "smem_tree.cu");
     }
 }
 
 TEST_CASE("student kernel: grid-stride loop (double) with an atomic per block") {
-    struct Size {
-        uint64_t n;
-        uint32_t block, grid;
-    };
-    for (auto [n, block, grid] : {Size{1000, 64, 3}, Size{77, 40, 2}, Size{33, 32, 1}}) {
-        CAPTURE(n);
-        CAPTURE(block);
-        const KernelOutcome o = run("grid_stride.cu", n, block, grid);
+    for (const Size z : {Size{1000, 64, 3}, Size{77, 40, 2}, Size{33, 32, 1}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("grid_stride.cu", z.n, z.block, z.grid);
         check_exact<double>(o, "grid_stride.cu");
-        if (o.ok) CHECK(o.trace.grid == grid);
+        if (o.ok) CHECK(o.trace.grid == z.grid);
     }
 }
 
 TEST_CASE("student kernel: last-block finish (max, Counter, __threadfence, reading out[b])") {
-    for (auto [n, block] : {std::pair<uint64_t, uint32_t>{300, 128}, {70, 32}, {9, 16}}) {
-        CAPTURE(n);
-        CAPTURE(block);
-        const KernelOutcome o = run("last_block.cu", n, block, 0, 30, InputKind::Normal);
+    for (const Size z : {Size{300, 128}, Size{70, 32}, Size{9, 16}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("last_block.cu", z.n, z.block, 0, 30, InputKind::Normal);
         check_exact<float>(o, "last_block.cu", true);
         if (o.ok) CHECK(o.trace.schedule.op == Op::Max);  // taken from the kernel's combines
     }
@@ -222,7 +226,7 @@ TEST_CASE("bad kernel: a barrier only half a warp reaches, before a full-mask sh
     const KernelOutcome o = run("bad_barrier_hang.cu", 32, 32);
     CHECK(!o.ok);
     CHECK(o.error ==
-          "the kernel hangs in block 0: threads 0-15 wait at __syncthreads() on line 8; threads 16-31 wait at "
+          "the kernel hangs: in block 0, threads 0-15 wait at __syncthreads() on line 8; threads 16-31 wait at "
           "__shfl_down_sync() on line 9 (a shuffle waits for a lane that waits elsewhere, or a barrier not every "
           "thread reaches)");
 }
