@@ -362,6 +362,14 @@ std::optional<Lesson> parse_lesson(const std::string& text, const std::string& n
             } else {
                 L.error(v.source(), "'schedule' expects a table of schedule fields");
             }
+        } else if (key == "exercises") {
+            const toml::array* a = v.as_array();
+            if (!a) L.error(v.source(), "'exercises' expects a list of exercise names (folders of lessons/exercises)");
+            else
+                for (auto&& item : *a) {
+                    if (!item.is_string() || item.value<std::string>()->empty()) L.error(item.source(), "'exercises' holds exercise names");
+                    else lesson.exercises.push_back(*item.value<std::string>());
+                }
         } else if (key == "step") {
             steps = v.as_array();
             if (!steps || !steps->is_array_of_tables()) {
@@ -369,7 +377,7 @@ std::optional<Lesson> parse_lesson(const std::string& text, const std::string& n
                 steps = nullptr;
             }
         } else {
-            L.error(k.source(), "unknown top-level field '" + key + "'; expected title, summary, schedule, [[step]]");
+            L.error(k.source(), "unknown top-level field '" + key + "'; expected title, summary, schedule, exercises, [[step]]");
         }
     }
     if (lesson.title.empty()) L.error(top, "missing 'title' (a text at the top of the file)");
@@ -417,6 +425,10 @@ LessonSet load_lessons(const std::string& dir) {
     std::sort(files.begin(), files.end());
     for (auto& f : files)
         if (auto l = load_lesson_file(f.string(), set.errors)) set.lessons.push_back(std::move(*l));
+    for (const Lesson& l : set.lessons)  // a link to an exercise that is not there is a broken lesson
+        for (const std::string& ex : l.exercises)
+            if (!fs::is_regular_file(fs::path(dir) / "exercises" / ex / "exercise.toml", ec))
+                set.errors.push_back({l.file, 0, 0, "exercise '" + ex + "' has no exercises/" + ex + "/exercise.toml"});
     // The course order (lessons/course.txt) when there is one; lessons it does not list follow by name.
     const Course course = load_course(dir);
     set.errors.insert(set.errors.end(), course.errors.begin(), course.errors.end());

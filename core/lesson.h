@@ -65,6 +65,7 @@ struct Lesson {
     std::string summary;
     Schedule schedule;
     std::vector<LessonStep> steps;
+    std::vector<std::string> exercises;  // `exercises = ["NAME", ...]`: folders of lessons/exercises (core/exercise.h)
 };
 
 // Parses one lesson from TOML text; on failure returns nullopt and appends the problems to errors.

@@ -34,4 +34,9 @@ constexpr uint64_t kCheckRunElements = 1ull << 30;  // runs x n
 // `rlab bench --sizes`: powers of two 2^1 .. 2^30, at most this many sizes.
 constexpr int kBenchLog2Max = 30;
 
+// A student's kernel (rlab run FILE.cu): shared-memory slots of its rl::Shared arrays per block, and the events
+// one thread may record (the step budget that stops an endless loop that records).
+constexpr uint32_t kStudentSharedSlots = 4096;
+constexpr uint32_t kStudentThreadEvents = 65535;
+
 }  // namespace rl::limits

@@ -7,7 +7,9 @@
 # tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, fast-matrix
 # (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), bench,
 # final, lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
-# commit its contents under lessons/recorded/); none: everything. The corpus lands as $OUT/gpu-corpus.tar.gz
+# commit its contents under lessons/recorded/), student (a student's kernel on the GPU: build the runner and its
+# tests, run the student suites against the emulator, compute-sanitizer on README's example; $OUT/student-tests.log,
+# $OUT/student-traces.tar.gz); none: everything. The corpus lands as $OUT/gpu-corpus.tar.gz
 # (commit its contents under tests/data/gpu-corpus/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +28,8 @@ rlab=build/gpu/app/cli/rlab
 echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
-case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix) targets=(--target rlab rlab_gpu_tests) ;; lessons) targets=(--target rlab) ;; esac
+case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix) targets=(--target rlab rlab_gpu_tests) ;; lessons) targets=(--target rlab) ;;
+  student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
 [ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests)
 if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs" "${targets[@]}"; } >"$OUT/build.log" 2>&1; then
@@ -77,6 +80,41 @@ if [ "${RLAB_GPU_ONLY:-}" = lessons ]; then
   { echo "## rlab lessons --check with the recordings"; echo '```'; $rlab lessons --check 2>&1 | tail -25; echo '```'; } >>"$report"
   tar -czf "$OUT/lesson-traces.tar.gz" -C "$dir" . && rm -rf "$dir"
   du -sh "$OUT/lesson-traces.tar.gz" >>"$report"
+  cat "$report"; exit 0
+fi
+
+# A student's kernel (include/rlab/kernel.h) on the GPU: the NVRTC compiles and the GPU-against-emulator suites,
+# README's example and the exercise solutions recorded on both backends (one tar), compute-sanitizer on the example.
+if [ "${RLAB_GPU_ONLY:-}" = student ]; then
+  echo "== student kernels"
+  start=$SECONDS
+  left=$((450 - SECONDS)); [ "$left" -lt 60 ] && left=60  # the device call's 10 minutes hold build, tests and the rest
+  timeout "$left" ctest --preset gpu -R '^(NVRTC|student kernel on the GPU): ' --output-on-failure -V >"$OUT/student-tests.log" 2>&1
+  code=$?
+  [ "$code" -eq 124 ] && echo "## student tests: STOPPED after ${left}s; the log has what ran" >>"$report"
+  { echo "## student kernel tests: exit $code ($((SECONDS - start))s)"
+    grep -E "tests passed|Test +#.*(Passed|Failed|Skipped|\*\*\*)|ERROR|CHECK|REQUIRE|logged|values:" "$OUT/student-tests.log" | head -120; } >>"$report"
+  runner=build/gpu/student/rlab-kernel-runner dir=$OUT/student-traces
+  rm -rf "$dir" && mkdir -p "$dir"
+  awk '/^```cuda$/{f=1; next} /^```$/{if (f) exit} f' README.md >"$dir/readme_example.cu"
+  echo "## README's example and the solutions, recorded on both backends" >>"$report"
+  for f in "$dir/readme_example.cu" lessons/exercises/*/solution.cu; do
+    [ "$SECONDS" -gt 520 ] && break
+    name=$(basename "$(dirname "$f")"); [ "$f" = "$dir/readme_example.cu" ] && name=readme_example
+    for b in cpu cuda; do
+      timeout 20 "$runner" "$f" --out "$dir/$name-$b.json" --n 256 --block 64 --input uniform --seed 3 --backend "$b" \
+        >"$dir/$name-$b.log" 2>&1
+      echo "- $name --backend $b: exit $? $(head -c 300 "$dir/$name-$b.log")" >>"$report"
+    done
+  done
+  echo "## compute-sanitizer on README's example (--backend cuda)" >>"$report"
+  for tool in memcheck synccheck; do
+    [ "$SECONDS" -gt 540 ] && break
+    timeout 25 compute-sanitizer --tool "$tool" --print-limit 5 "$runner" "$dir/readme_example.cu" --out "$dir/sanitized-$tool.json" \
+      --n 1000 --block 256 --backend cuda >"$dir/sanitizer-$tool.txt" 2>&1
+    echo "- $tool: exit $? $(grep -E "SUMMARY" "$dir/sanitizer-$tool.txt" | head -2 | tr '\n' ' ')" >>"$report"
+  done
+  tar -czf "$OUT/student-traces.tar.gz" -C "$dir" . && rm -rf "$dir"
   cat "$report"; exit 0
 fi
 

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "app/cli/board_view.h"
+#include "app/cli/kernel_file_run.h"
 #include "core/analysis.h"
 #include "core/checker.h"
 #include "core/emulator.h"
@@ -26,6 +27,9 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& a) {
     c->add_option("--trace", a.trace_file,
                   "check a saved trace (rlab trace --format json) by the rules alone: its own hazards and bug names are ignored");
     c->add_option("--format", a.format, "text, or json ({\"hazards\": [...]} as in the trace format)")->capture_default_str();
+    c->add_option("file", a.kernel.file, "a student's kernel (.cu with one RL_KERNEL): run and check it with --n --block --grid "
+                                         "--input --seed --op");
+    add_time_limit_option(*c, a.kernel);
     return c;
 }
 
@@ -50,6 +54,28 @@ int check_saved_trace(const CheckArgs& a) {
     return t.hazards.empty() ? 0 : 1;
 }
 
+// A student's kernel: run in the runner process, checked by the same rules.
+int check_kernel_file(const CheckArgs& a) {
+    if (!a.trace_file.empty()) throw Error("a kernel file and --trace: check one of them");
+    if (a.runs != 1) throw Error("--runs repeats a schedule; a kernel file is checked once: leave --runs out");
+    if (a.run.race_delay_ns) throw Error("--race-delay slows the lab's own GPU kernels; a kernel file runs as written: leave it out");
+    lab::KernelSettings k = a.kernel;
+    k.sizes = a.run.schedule;
+    k.backend = a.run.backend;
+    int rc = 0;
+    const std::optional<Trace> t = run_kernel_file(k, rc);
+    if (!t) return rc;
+    const Analysis an = analyze(*t);
+    if (a.format == "json") {
+        write_hazards_json(std::cout, *t);
+    } else {
+        print_kernel_header(std::cout, *t);
+        print_hazards(std::cout, *t);
+        print_result(std::cout, *t, an);
+    }
+    return t->hazards.empty() && !wrong_result(an) ? 0 : 1;
+}
+
 }  // namespace
 
 int run_check(const CheckArgs& a) {
@@ -57,6 +83,7 @@ int run_check(const CheckArgs& a) {
         throw Error("--runs " + std::to_string(a.runs) + ": expected 1 to " + std::to_string(limits::kCheckRuns) +
                     " (docs/limits.md); repeat the command for more");
     if (a.format != "text" && a.format != "json") throw Error("--format " + a.format + ": expected text or json");
+    if (!a.kernel.file.empty()) return check_kernel_file(a);
     if (!a.trace_file.empty()) {
         if (a.runs != 1) throw Error("--runs runs a schedule again; a saved --trace is checked once: leave --runs out");
         return check_saved_trace(a);

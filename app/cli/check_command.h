@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include "app/cli/schedule_run.h"
+#include "app/lab/kernel_request.h"
 
 namespace rl::cli {
 
@@ -11,6 +12,7 @@ struct CheckArgs {
     uint32_t runs = 1;  // run this many times and count wrong results
     std::string trace_file;       // --trace FILE.json: check a saved trace by the rules alone
     std::string format = "text";  // text | json
+    lab::KernelSettings kernel;   // FILE.cu: a student's kernel (its file, --time-limit; sizes from `run`)
 };
 
 CLI::App* add_check_command(CLI::App& app, CheckArgs& args);

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/backend/backend.h"
+#include "app/cli/exercise_view.h"
 #include "core/emulator.h"
 #include "core/course.h"
 #include "core/lesson.h"
@@ -19,6 +20,8 @@ CLI::App* add_lessons_command(CLI::App& app, LessonsArgs& a) {
     c->add_option("--show", a.show, "print this lesson's steps with the narrative filled in from the trace");
     c->add_option("--quiz", a.quiz, "ask this lesson's knowledge checks: answer with the choice's number or text "
                                     "(graded, with the explanation); open questions show the model answer when you press Enter");
+    c->add_option("--exercise", a.exercise, "print this exercise's task, hint and files, and the rlab run command that grades it "
+                                            "(lessons/exercises/NAME; a lesson's --show names its exercises)");
     c->add_option("--record", a.record, "write each step's trace as DIR/NAME/step-K.json with DIR/NAME/recorded.txt "
                                         "(device, date): run with --backend cuda on a GPU, commit under lessons/recorded/");
     c->add_option("--max-events", a.max_events, "--record: leave out steps whose trace has more events")->capture_default_str();
@@ -95,6 +98,7 @@ int run_lessons(const LessonsArgs& a) {
     for (const LessonError& e : set.errors) std::cerr << e.str() << "\n";
     const bool malformed = !set.errors.empty();
     const Course course = load_course(dir);
+    if (!a.exercise.empty()) return show_exercise(std::cout, dir, a.exercise, set);
     if (!a.show.empty() && !a.quiz.empty()) throw Error("--show and --quiz: pick one lesson view");
     if (!a.only.empty() || !a.show.empty() || !a.quiz.empty()) {
         const std::string want = !a.show.empty() ? a.show : !a.quiz.empty() ? a.quiz : a.only;
@@ -121,6 +125,7 @@ int run_lessons(const LessonsArgs& a) {
             for (auto& r : p.results) std::cout << (r.ok ? "  [ok]   " : "  [FAIL] ") << r.message << "\n";
             for (auto& pr : p.problems) std::cout << "  [FAIL] " << pr << "\n";
         });
+        print_lesson_exercises(std::cout, l);
         print_next(course, l.name);
         return malformed ? 2 : 0;
     }

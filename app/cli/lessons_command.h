@@ -12,6 +12,7 @@ struct LessonsArgs {
     bool check = false;   // play every lesson on the emulator and verify each expectation
     std::string show;     // print one lesson's steps with the narrative filled from the trace
     std::string quiz;     // ask one lesson's knowledge checks on stdin, grade each answer
+    std::string exercise; // print one exercise's task, hint and files (lessons/exercises/NAME)
     std::string record;   // record every lesson step's trace (--backend cuda on a GPU) under DIR/NAME/
     size_t max_events = 16000;   // --record: steps with more events are not recorded (committed files stay small)
     std::string only;     // --lesson NAME: check or list only this lesson

@@ -13,6 +13,7 @@
 #include "app/cli/kernel_command.h"
 #include "app/cli/lessons_command.h"
 #include "app/cli/numerics_command.h"
+#include "app/cli/run_command.h"
 #include "app/cli/schedule_run.h"
 #include "app/cli/trace_command.h"
 #ifdef RLAB_HAVE_RENDER
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     LessonsArgs lessons;
     NumericsArgs numerics;
     KernelArgs kernel;
+    KernelRunArgs run;
     std::vector<Command> commands{command(app, trace, add_trace_command, run_trace),
                                   command(app, depth, add_depth_command, run_depth),
                                   command(app, check, add_check_command, run_check),
@@ -61,7 +63,8 @@ int main(int argc, char** argv) {
                                   command(app, bench, add_bench_command, run_bench),
                                   command(app, lessons, add_lessons_command, run_lessons),
                                   command(app, numerics, add_numerics_command, run_numerics),
-                                  command(app, kernel, add_kernel_command, run_kernel)};
+                                  command(app, kernel, add_kernel_command, run_kernel),
+                                  command(app, run, add_run_command, run_run)};
 #ifdef RLAB_HAVE_RENDER
     RenderArgs render;
     commands.push_back(command(app, render, add_render_command, run_render));

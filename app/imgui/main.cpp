@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
         last = t0;
         lab::restyle(s);
         glfwPollEvents();
+        s.poll_kernel();  // a saved kernel file runs again on a worker; its trace is taken here when it is ready
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();

@@ -33,6 +33,7 @@ void handle_shortcuts(LabState& s) {
         s.font_dirty = true;
         s.view_fitted = false;
     }
+    if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) focus_kernel_path();  // Open kernel: the path field
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_0)) {
         s.font_scale = 1.0f;
         s.font_dirty = true;

@@ -165,6 +165,8 @@ void config_panel(LabState& s, const Rect& r) {
     }
     if (!s.backend_note.empty()) ImGui::TextWrapped("%s", s.backend_note.c_str());
     ImGui::TextDisabled("%zu events, run in %.0f ms", s.trace.events.size(), s.run_ms);
+    ImGui::Separator();
+    kernel_opener(s);
     ImGui::End();
 }
 

@@ -20,6 +20,7 @@ ImU32 color(uint32_t rgb) { return IM_COL32((rgb >> 16) & 255, (rgb >> 8) & 255,
 
 // The line background: the picked line over the current step over the diff's tint.
 uint32_t row_background(const SourceRow& r, const SourceColors& c) {
+    if (r.error) return c.error_line;
     if (r.picked) return c.picked_line;
     if (r.step) return c.step_line;
     if (r.op == '-') return c.removed_line;
@@ -53,7 +54,8 @@ ImFont* add_source_font(float font_scale) {
 }
 
 void source_panel(LabState& s, const Rect& r) {
-    if (!begin_fixed("CUDA source of this schedule (S hides)##source", r, ImGuiWindowFlags_NoScrollbar)) return ImGui::End();
+    const std::string title = (s.kernel->active() ? s.kernel->file() + " (S hides)" : std::string("CUDA source of this schedule (S hides)")) + "##source";
+    if (!begin_fixed(title.c_str(), r, ImGuiWindowFlags_NoScrollbar)) return ImGui::End();
     const bool bug = has_bug_diff(s);
     if (bug) {
         ImGui::Checkbox("diff against the clean kernel (D)", &s.source_diff);

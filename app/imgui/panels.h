@@ -23,6 +23,11 @@ void source_panel(LabState& s, const Rect& r);
 // The source panel's monospaced font: added to the atlas by restyle (window.cpp), nullptr before.
 ImFont*& source_font();
 ImFont* add_source_font(float font_scale);
+// A student's kernel (panel_kernel.cpp): the panel in the config panel's place while one is open; the path field
+// alone (kernel_opener) at the end of the config panel otherwise; Ctrl+O focuses the field.
+void kernel_panel(LabState& s, const Rect& r);
+void kernel_opener(LabState& s);
+void focus_kernel_path();
 // Keys that work everywhere unless a text field has focus: space, arrows, Home/End, H, F, T, N, S, D, Ctrl +/-, and
 // Page Down / Page Up between a lesson's steps.
 void handle_shortcuts(LabState& s);

@@ -100,7 +100,10 @@ void place_panels(LabState& s, float ww, float wh) {
     s.canvas = {L, 0, std::max(50.0f, ww - L - R), std::max(50.0f, wh - B - S)};
     handle_shortcuts(s);
     canvas_panel(s, s.canvas);
-    config_panel(s, {0, 0, L, wh * 0.62f});
+    if (s.kernel->active())
+        kernel_panel(s, {0, 0, L, wh * 0.62f});
+    else
+        config_panel(s, {0, 0, L, wh * 0.62f});
     details_panel(s, {0, wh * 0.62f, L, wh * 0.38f});
     depth_panel(s, {ww - R, 0, R, wh * 0.46f});
     if (s.lesson.active()) lesson_panel(s, {ww - R, wh * 0.46f, R, wh * 0.54f});

@@ -138,8 +138,8 @@ uint32_t token_color(TokenKind k, bool dark) {
 
 const SourceColors& source_colors(bool dark) {
     // Line backgrounds are dark tints (or pale ones on light), so every token colour keeps its contrast on them.
-    static const SourceColors kDark{0x16181d, 0xe8e8e8, 0x8a929c, 0x263a5e, 0x4a3a0e, 0x4d1d24, 0x1d4226, 0xff6b6b};
-    static const SourceColors kLight{0xfcfcfa, 0x1a1a1a, 0x6b7480, 0xdbe7ff, 0xffe9a8, 0xffdcdc, 0xd6f2d6, 0xc00000};
+    static const SourceColors kDark{0x16181d, 0xe8e8e8, 0x8a929c, 0x263a5e, 0x4a3a0e, 0x4d1d24, 0x1d4226, 0xff6b6b, 0x7a1f1f};
+    static const SourceColors kLight{0xfcfcfa, 0x1a1a1a, 0x6b7480, 0xdbe7ff, 0xffe9a8, 0xffdcdc, 0xd6f2d6, 0xc00000, 0xffb0b0};
     return dark ? kDark : kLight;
 }
 

@@ -27,6 +27,7 @@ uint32_t token_color(TokenKind k, bool dark);
 // a clicked line, a bug's lines ('+' in the diff), the clean lines a bug removed ('-').
 struct SourceColors {
     uint32_t background, text, line_number, step_line, picked_line, bug_line, removed_line, bug_mark;
+    uint32_t error_line;  // a student kernel's first compile error
 };
 const SourceColors& source_colors(bool dark);
 

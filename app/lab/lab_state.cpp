@@ -4,10 +4,22 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <sstream>
 #include "core/emulator.h"
 #include "core/trace_io.h"
 
 namespace rl::lab {
+namespace {
+
+// A saved trace of a student's kernel names its file: the source panel shows it when it is still there.
+std::string read_kernel_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+}  // namespace
 
 bool LabState::rerun() {
     if (std::string err = validate(schedule); !err.empty()) {
@@ -49,6 +61,60 @@ bool LabState::load_trace(const std::string& path) {
     return true;
 }
 
+bool LabState::open_kernel(const student::KernelRequest& request) {
+    if (request.file.empty()) {
+        error = "no kernel file given";
+        return false;
+    }
+    lesson = LessonPlayer{};
+    kernel->open(request);
+    return true;
+}
+
+bool LabState::take_kernel_run() {
+    std::optional<KernelRun> run = kernel->take();
+    if (!run) return false;
+    if (run->outcome.ok && run->request_error.empty()) {
+        trace = std::move(run->outcome.trace);
+        kernel->note_result(*run, trace.events.size());
+        schedule = trace.schedule;
+        trace_file.clear();
+        adopt_trace();
+        finish_analysis();
+    } else {
+        kernel->note_result(*run, 0);
+        source.show_text(kernel->text);  // the file as it failed, its error line marked (source_view.h)
+        source_line = 0;
+        step_lines_for = -1;
+        line_marks.clear();
+        error = kernel->status();
+    }
+    return true;
+}
+
+bool LabState::poll_kernel() {
+    if (!kernel->active()) return false;
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    if (now - kernel_polled_s >= 0.5) {  // twice a second: a save shows within half a second, a stat() costs nothing
+        kernel_polled_s = now;
+        kernel->poll_file();
+    }
+    return take_kernel_run();
+}
+
+std::string LabState::open_kernel_and_wait(const student::KernelRequest& request) {
+    if (!open_kernel(request)) return error;
+    kernel->wait();
+    take_kernel_run();
+    if (!trace.events.empty() && !trace.kernel_file.empty()) return {};
+    const std::string failed_text = kernel->text;
+    schedule = request.schedule;
+    if (!rerun()) return error;
+    source.show_text(failed_text);  // the student's file stays in the source panel, its error line marked
+    error = kernel->status();
+    return {};
+}
+
 bool LabState::set_time_view(bool on) {
     if (on) {
         if (std::string why = render::time_view_unavailable(trace); !why.empty()) {
@@ -64,7 +130,8 @@ bool LabState::set_time_view(bool on) {
 }
 
 void LabState::adopt_trace() {
-    source.build(trace);
+    if (trace.kernel_file.empty()) source.build(trace);
+    else source.build_student(trace, kernel->active() ? kernel->text : read_kernel_text(trace.kernel_file));
     source_line = 0;
     layout = render::build_layout(trace);
     time_layout = render::build_time_layout(trace);

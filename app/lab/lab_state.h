@@ -6,6 +6,7 @@
 #include <vector>
 #include "app/backend/backend.h"
 #include "app/lab/bench_job.h"
+#include "app/lab/kernel_session.h"
 #include "app/lab/lesson_player.h"
 #include "app/lab/source_model.h"
 #include "app/lab/numerics_state.h"
@@ -68,6 +69,7 @@ struct LabState {
     bool source_open = true;      // the lab bench's source panel under the canvas (S)
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
     LessonPlayer lesson;          // the lesson open (--lesson), if any
+    std::shared_ptr<KernelSession> kernel = std::make_shared<KernelSession>();  // a student's kernel (--kernel, Open kernel)
     SourceModel source;           // the CUDA source of the trace's schedule, rebuilt in adopt_trace()
     int source_line = 0;          // the source line clicked (1-based), 0 = none
     bool source_diff = false;     // show the clean-vs-buggy diff instead of the source
@@ -78,6 +80,20 @@ struct LabState {
     bool rerun();
     // Shows a trace saved by `rlab trace --format json`; on a bad file keeps the old trace and sets `error`.
     bool load_trace(const std::string& path);
+    // Opens a student's kernel file and starts its run (the trace arrives through take_kernel_run). On a bad
+    // request keeps everything and sets `error`.
+    bool open_kernel(const student::KernelRequest& request);
+    // Once the kernel's run finished: its trace is shown (true), or its diagnostics are kept and the source panel
+    // shows the file that did not compile, the last trace staying in the canvas (true). False: nothing new.
+    bool take_kernel_run();
+    // The lab bench's frame: polls the kernel file's modification time about twice a second (a save re-runs it) and
+    // takes a finished run. True when the shown state changed.
+    bool poll_kernel();
+    // Opens the kernel and waits for its first run (startup, --kernel): the first frame shows its trace. When it does
+    // not compile, the schedule of the size flags is run so the canvas has a trace, and the source panel shows the
+    // student's file with its error. An error line (a bad request), or empty.
+    std::string open_kernel_and_wait(const student::KernelRequest& request);
+    double kernel_polled_s = -1;  // when poll_kernel last looked at the file (steady clock, seconds)
     // Switches the canvas between steps and time; refuses time for traces without timestamps (sets `notice`).
     bool set_time_view(bool on);
     void adopt_trace();           // layouts and selection for a new trace

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <ostream>
+#include <filesystem>
+#include "app/lab/kernel_request.h"
 #include "core/emulator.h"
 #include "core/file_io.h"
 #include "core/version.h"
@@ -34,6 +36,8 @@ void add_shared(CLI::App& app, Options& o) {
                    "bench results JSON (`rlab bench --json`) for the timings view (default: $RLAB_BENCH_FILE, else the "
                    "newest docs/bench/*.json installed next to the program or in the source tree)");
     app.add_flag("--numerics", o.numerics, "show the numerics comparison of orders (N toggles it)");
+    app.add_option("--kernel", o.kernel, "open a student's kernel (.cu with one RL_KERNEL; docs/student-kernels.md), run it "
+                                         "with --n --block --grid --input --seed --op, and run it again on every save");
     app.add_flag("--source-diff", o.source_diff, "the source panel shows a bug's lines against the clean kernel (D toggles it)");
 }
 
@@ -91,8 +95,16 @@ std::string check(FrontEnd which, Options& o) {
     }
     try {
         o.schedule = o.schedule_flags.build();
+        if (!o.kernel.empty()) {
+            if (!o.lesson.empty() || !o.lesson_file.empty() || !o.trace_file.empty())
+                return "--kernel " + one_line(o.kernel) + ": open a kernel, a lesson or a trace, one of them";
+            std::error_code ec;
+            if (!std::filesystem::is_regular_file(o.kernel, ec))
+                return "--kernel " + one_line(o.kernel) + ": no such file (a .cu file that includes <rlab/kernel.h>)";
+            o.kernel_request = kernel_request({o.kernel, o.schedule_flags, o.backend, 10.0}, &o.kernel_note);
+        }
     } catch (const Error& e) {
-        return e.what();
+        return (o.kernel.empty() ? "" : "--kernel " + one_line(o.kernel) + ": ") + e.what();
     }
     if (o.frames < 0) o.frames = o.quit || !o.screenshot.empty() || !o.dump_scene.empty() ? 3 : 0;
     return {};

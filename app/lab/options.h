@@ -6,6 +6,7 @@
 #include <string>
 #include "app/backend/backend.h"
 #include "app/lab/schedule_options.h"
+#include "student/kernel_run.h"
 
 namespace rl::lab {
 
@@ -20,6 +21,7 @@ struct Options {
     int bench_frames = 0;
     bool quit = false, numerics = false;
     bool source_diff = false;  // the source panel shows the bug diff (D toggles it)
+    std::string kernel;        // --kernel FILE.cu: a student's kernel, run with the size flags and watched for saves
     // The lab bench only.
     std::string zoom = "fit", time_window;
     float progress = 1.0f, font_scale = 1.0f;
@@ -35,6 +37,8 @@ struct Options {
     BackendChoice backend_choice = BackendChoice::Auto;
     int width = 1600, height = 900;
     double time_from = 0, time_to = -1;  // --time-window in cycles (to < 0: not given)
+    student::KernelRequest kernel_request;  // --kernel checked (lab/kernel_request.h); file empty when not given
+    std::string kernel_note;   // --kernel with --backend auto and no GPU: why the emulator runs it
 };
 
 // Parses and checks argv for `which` front end. Returns -1 to go on; else the exit code: 0 after --help (printed

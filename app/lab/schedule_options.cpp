@@ -2,6 +2,7 @@
 #include "app/lab/schedule_options.h"
 
 #include <array>
+#include <string_view>
 #include "core/emulator.h"
 
 namespace rl::lab {
@@ -31,16 +32,38 @@ constexpr std::array<Flag, ScheduleArgs::kFlagCount> kFlags{{
      true},
 }};
 
-}  // namespace
+// The flags a student's kernel takes (flag_beyond_sizes).
+bool is_size_flag(size_t i) {
+    const std::string_view name = kFlags[i].name;
+    return name == "n" || name == "block" || name == "grid" || name == "input" || name == "seed" || name == "op";
+}
 
-void add_schedule_options(CLI::App& app, ScheduleArgs& args) {
+void add_flags(CLI::App& app, ScheduleArgs& args, bool sizes_only) {
     for (size_t i = 0; i < kFlags.size(); ++i) {
+        if (sizes_only && !is_size_flag(i)) continue;
         auto* opt = app.add_option(std::string("--") + kFlags[i].name, args.raw[i], kFlags[i].help)->group("Schedule");
         if (kFlags[i].repeatable)
             opt->take_all();
         else
             opt->take_last()->expected(1);
     }
+}
+
+}  // namespace
+
+void add_schedule_options(CLI::App& app, ScheduleArgs& args) { add_flags(app, args, false); }
+void add_size_options(CLI::App& app, ScheduleArgs& args) { add_flags(app, args, true); }
+
+std::string ScheduleArgs::flag_beyond_sizes() const {
+    for (size_t i = 0; i < kFlags.size(); ++i)
+        if (!is_size_flag(i) && !raw[i].empty()) return std::string("--") + kFlags[i].name;
+    return "";
+}
+
+bool ScheduleArgs::op_given() const {
+    for (size_t i = 0; i < kFlags.size(); ++i)
+        if (std::string_view(kFlags[i].name) == "op") return !raw[i].empty();
+    return false;
 }
 
 bool ScheduleArgs::given() const {

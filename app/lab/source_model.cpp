@@ -21,6 +21,27 @@ void SourceModel::build(const Trace& t) {
     }
 }
 
+void SourceModel::show_text(const std::string& text) {
+    *this = SourceModel{};
+    size_t at = 0;
+    while (at < text.size()) {
+        size_t nl = text.find('\n', at);
+        if (nl == std::string::npos) nl = text.size();
+        std::string line = text.substr(at, nl - at);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        source.lines.push_back({std::move(line), "", false});
+        at = nl + 1;
+    }
+    clean = source;
+}
+
+void SourceModel::build_student(const Trace& t, const std::string& text) {
+    show_text(text);
+    event_line.assign(t.events.size(), 0);
+    for (size_t i = 0; i < t.events.size() && i < t.lines.size(); ++i)
+        if (t.lines[i] <= source.lines.size()) event_line[i] = t.lines[i];  // a line past the text: the file changed
+}
+
 std::vector<int> SourceModel::lines_of_step(const Trace& t, uint16_t step) const {
     std::vector<int> out;
     for (size_t i = 0; i < t.events.size() && i < event_line.size(); ++i)

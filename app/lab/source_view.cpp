@@ -32,7 +32,8 @@ std::vector<int> current_step_lines(const LabState& s) {
 std::vector<SourceRow> source_rows(const LabState& s) {
     const std::vector<int> step = current_step_lines(s);
     const auto make = [&](int line, int clean_line, char op) {
-        SourceRow r{line, clean_line, op, {}, false, false, false};
+        SourceRow r{line, clean_line, op, {}, false, false, false, false};
+        r.error = line > 0 && !s.kernel->error.empty() && line == s.kernel->error_line;
         if (const SourceLine* l = line_at(s.source.source, line)) {
             r.text = l->text;
             r.bug = l->bug;
@@ -61,6 +62,8 @@ std::vector<SourceRow> source_rows(const LabState& s) {
 }
 
 int focus_row(const std::vector<SourceRow>& rows) {
+    for (size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].error) return int(i);
     for (size_t i = 0; i < rows.size(); ++i)
         if (rows[i].picked) return int(i);
     for (size_t i = 0; i < rows.size(); ++i)

@@ -16,6 +16,7 @@ struct SourceRow {
     bool bug = false;        // a switched-on bug changed or added this line (marked in the gutter)
     bool step = false;       // this line produced an event of the current step
     bool picked = false;     // the line clicked, or the line of the event clicked (s.source_line)
+    bool error = false;      // a student's kernel did not compile: the first error is on this line
 };
 
 // The rows to draw: the source of the shown trace, or with s.source_diff (and a bug on) the diff against the clean

@@ -15,7 +15,12 @@ std::string start_lab_bench(LabState& s, const Options& o) {
         if (std::string err = s.lesson.open(o.lesson); !err.empty()) return err;
         s.schedule = s.lesson.lesson().steps.front().schedule;
     }
-    if (!(o.trace_file.empty() ? s.rerun() : s.load_trace(o.trace_file))) return s.error;
+    if (!o.kernel_request.file.empty()) {
+        if (std::string err = s.open_kernel_and_wait(o.kernel_request); !err.empty()) return err;
+        s.backend_note = o.kernel_note;
+    } else if (!(o.trace_file.empty() ? s.rerun() : s.load_trace(o.trace_file))) {
+        return s.error;
+    }
     s.time_from = o.time_from;
     s.time_to = o.time_to;
     if (o.view == "time" && !s.set_time_view(true)) return "--view time: " + s.notice;

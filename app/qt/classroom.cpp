@@ -74,6 +74,17 @@ bool Classroom::open_schedule(const Schedule& s) {
     return false;
 }
 
+std::string Classroom::open_kernel(const student::KernelRequest& request) {
+    if (!lab.open_kernel(request)) return lab.error;
+    return {};
+}
+
+bool Classroom::take_kernel_run() {
+    if (!lab.take_kernel_run()) return false;
+    if (lab.kernel->error.empty()) adopt_run(true);  // the new trace's pages; a failed run keeps the last ones
+    return true;
+}
+
 bool Classroom::open_trace(const std::string& path) { return adopt_run(lab.load_trace(path)); }
 
 bool Classroom::adopt_run(bool ok) {
@@ -91,7 +102,7 @@ bool Classroom::adopt_run(bool ok) {
 
 std::string Classroom::start(const lab::Options& o, const std::string& remembered_lesson, const Schedule* remembered_schedule) {
     lab.backend = o.backend_choice;
-    const bool given = !o.lesson.empty() || !o.lesson_file.empty() || !o.trace_file.empty() || o.schedule_flags.given();
+    const bool given = !o.lesson.empty() || !o.lesson_file.empty() || !o.trace_file.empty() || o.schedule_flags.given() || !o.kernel.empty();
     const std::string name = given ? o.lesson : remembered_lesson;
     scan_lessons();
     bool opened = false;
@@ -102,6 +113,14 @@ std::string Classroom::start(const lab::Options& o, const std::string& remembere
         const std::string err = open_lesson(name);
         if (!err.empty() && !o.lesson.empty()) return err;
         opened = err.empty();  // a remembered lesson since removed: the schedule instead
+    }
+    if (!o.kernel_request.file.empty()) {  // --kernel: its first run before the window opens
+        if (std::string err = lab.open_kernel_and_wait(o.kernel_request); !err.empty()) return err;
+        const std::string failed = lab.error;
+        adopt_run(true);
+        if (!lab.kernel->error.empty()) lab.source.show_text(lab.kernel->text), lab.error = failed;
+        lab.backend_note = o.kernel_note;
+        opened = true;
     }
     if (!opened && !o.trace_file.empty() && !open_trace(o.trace_file)) return lab.error;
     const Schedule& s = !given && remembered_schedule ? *remembered_schedule : o.schedule;

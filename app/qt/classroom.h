@@ -40,6 +40,12 @@ public:
     // Opens what the command line asks for: --lesson, --trace or the SCHEDULE flags; with none of them, the
     // remembered lesson or schedule. Then --view, --step and the timings. An error line, or empty.
     std::string start(const lab::Options& o, const std::string& remembered_lesson, const Schedule* remembered_schedule);
+    // A student's kernel (File > Open kernel, --kernel): starts its run; the trace arrives through take_kernel_run.
+    // An error line (a bad request), or empty.
+    std::string open_kernel(const student::KernelRequest& request);
+    // A finished kernel run: a good one becomes the pages shown (true); a failed one keeps the pages and leaves
+    // the diagnostics in lab.kernel (true). False: nothing finished.
+    bool take_kernel_run();
     void scan_lessons();              // fills lessons / lessons_note
     void go(int page);                // moves to a page (clamped) and the cursor to its place
     int last_page() const { return int(pages.size()) - 1; }

@@ -1,6 +1,7 @@
 // app/qt/main.cpp — reduction-lab-qt: the classroom. Options and state are app/lab's; this opens the window
 // (or writes the PDF handout without one) and starts the scripted runs the command line asks for.
 #include <QApplication>
+#include <QDockWidget>
 #include <QIcon>
 #include <QSurfaceFormat>
 #include <cstdlib>
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
     qt::MainWindow w(c);
     w.resize(o.width, o.height);
     w.restore_settings();
+    if (c.lab.kernel->active()) w.kernel_dock()->show(), w.kernel_dock()->raise();  // --kernel: its status and errors in front
     if (!o.theme.empty()) w.set_dark(o.theme == "dark");
     w.refresh();
     if (o.presenter) w.set_presenter(true);

@@ -54,6 +54,12 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
     source_ = new SourcePanel(c_);
     source_dock_ = dock("CUDA source", "sourceDock", source_, Qt::BottomDockWidgetArea);
     connect(source_, &SourcePanel::lineClicked, this, &MainWindow::pick_source_line);
+    // A student's kernel: its status, errors and result beside the lessons; hidden until one is open.
+    kernel_ = new KernelPanel(c_);
+    kernel_dock_ = dock("Your kernel", "kernelDock", kernel_, Qt::LeftDockWidgetArea);
+    kernel_dock_->setVisible(c_.lab.kernel->active());
+    connect(kernel_, &KernelPanel::traceChanged, this, &MainWindow::after_kernel_run);
+    connect(kernel_, &KernelPanel::errorLineChosen, this, [this](int) { source_->refresh(); });
     connect(source_, &SourcePanel::diffToggled, this, &MainWindow::set_source_diff);
     connect(numerics_dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible) return;
@@ -67,7 +73,8 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     tabifyDockWidget(lesson_dock_, form_dock_);
-    lesson_dock_->raise();
+    tabifyDockWidget(lesson_dock_, kernel_dock_);
+    (c_.lab.kernel->active() ? kernel_dock_ : lesson_dock_)->raise();
     resizeDocks({lesson_dock_, narrative_dock_}, {300, 420}, Qt::Horizontal);
     resizeDocks({narrative_dock_, chart_dock_}, {400, 380}, Qt::Vertical);
     resizeDocks({source_dock_}, {300}, Qt::Vertical);
@@ -172,6 +179,12 @@ void MainWindow::build_actions() {
     addAction(exit_presenter);
 
     QMenu* file = menuBar()->addMenu("&File");
+    file->addAction("Open &kernel…", QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "Open kernel", QString(), "CUDA kernels (*.cu *.cuh);;All files (*)");
+        if (path.isEmpty()) return;
+        const QString err = open_kernel_file(path);
+        statusBar()->showMessage(err.isEmpty() ? "running " + path + "…" : err);
+    });
     add_open_actions(file, this, [this](const QString& path) { return open_lesson_file(path); });
     file->addAction("Open &trace…", this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open trace", QString(), "Traces (*.json)");
@@ -229,6 +242,8 @@ void MainWindow::refresh() {
     narrative_->refresh();
     source_->refresh();
     diff_action_->setChecked(c_.lab.source_diff);
+    source_dock_->setWindowTitle(c_.lab.kernel->active() ? QString::fromStdString(c_.lab.kernel->file()) : "CUDA source");
+    kernel_->refresh();
     charts_->refresh();
     if (numerics_dock_->isVisible()) numerics_->refresh();  // recomputes only when the schedule changed
     const QString title = QString::fromStdString(c_.title());
@@ -237,6 +252,23 @@ void MainWindow::refresh() {
         step_label_->setText(QString("  %1  ").arg(QString::fromStdString(c_.current().title)));
     play_->setText(c_.lab.playing ? "⏸ Pause" : "▶ Play");
     canvas_->update();
+}
+
+QString MainWindow::open_kernel_file(const QString& path) {
+    const QString err = kernel_->open(path);
+    if (!err.isEmpty()) return err;
+    kernel_dock_->show();
+    kernel_dock_->raise();
+    return {};
+}
+
+void MainWindow::after_kernel_run() {
+    kernel_dock_->show();
+    lessons_->refresh();
+    form_->load();
+    if (c_.lab.kernel->error.empty()) canvas_->refit();
+    else statusBar()->showMessage(QString::fromStdString(c_.lab.kernel->status()));
+    refresh();
 }
 
 void MainWindow::show_numerics(bool on) {

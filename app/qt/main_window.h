@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include "app/qt/canvas_widget.h"
+#include "app/qt/kernel_panel.h"
 #include "app/qt/classroom.h"
 #include "app/qt/panels.h"
 #include "app/qt/source_panel.h"
@@ -48,6 +49,10 @@ public:
     // File > Open trace: a trace saved by `rlab trace --format json` (or recorded on a GPU), as --trace opens it.
     // "opened PATH", or the one-line error.
     QString open_trace_file(const QString& path);
+    // File > Open kernel… (Ctrl+O): a student's kernel, watched and run again on save. An error line or empty.
+    QString open_kernel_file(const QString& path);
+    KernelPanel* kernel() const { return kernel_; }
+    QDockWidget* kernel_dock() const { return kernel_dock_; }
     void show_timings();               // brings the measured-timings tab to the front
     void restore_settings();           // window layout, theme and font
     CanvasWidget* canvas() const { return canvas_; }
@@ -84,6 +89,9 @@ private:
     ScheduleForm* form_;
     SourcePanel* source_;
     QDockWidget* source_dock_;
+    KernelPanel* kernel_;
+    QDockWidget* kernel_dock_;
+    void after_kernel_run();           // a kernel run finished: pages, docks and the source dock's title
     QAction* diff_action_;
     QDockWidget *lesson_dock_, *form_dock_, *narrative_dock_, *chart_dock_, *numerics_dock_;
     QTabWidget* central_;  // the canvas and, as a second tab, the timings plot (it needs the room)

@@ -36,7 +36,8 @@ void add_open_actions(QMenu* file, QWidget* parent, std::function<QString(const 
         else
             QMessageBox::warning(parent, "Open lesson file", err);
     };
-    file->addAction("&Open lesson file…", QKeySequence::Open, parent, [parent, open_and_remember] {
+    // Ctrl+Shift+O: Ctrl+O opens a kernel (File > Open kernel…), what a student does most.
+    file->addAction("&Open lesson file…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), parent, [parent, open_and_remember] {
         const QString start = recent_files().isEmpty() ? QString::fromStdString(find_lessons_dir())
                                                        : QFileInfo(recent_files().first()).absolutePath();
         const QString path = QFileDialog::getOpenFileName(parent, "Open lesson file", start, "Lessons (*.toml)");

@@ -1,4 +1,4 @@
-// app/qt/recent_files.h — File > Open lesson file… (Ctrl+O) and File > Open recent, kept in QSettings.
+// app/qt/recent_files.h — File > Open lesson file… (Ctrl+Shift+O) and File > Open recent, kept in QSettings.
 #pragma once
 #include <QString>
 #include <QStringList>

@@ -44,7 +44,8 @@ void paint_source_rows(QPainter& p, const std::vector<lab::SourceRow>& rows, int
         const lab::SourceRow& r = rows[size_t(i)];
         const double y = top_left.y() + double(i - first) * m.line_h;
         uint32_t bg = sc.background;
-        if (r.picked) bg = sc.picked_line;
+        if (r.error) bg = sc.error_line;
+        else if (r.picked) bg = sc.picked_line;
         else if (r.step) bg = sc.step_line;
         else if (r.op == '-') bg = sc.removed_line;
         else if (r.bug) bg = sc.bug_line;

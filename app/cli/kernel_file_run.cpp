@@ -1,0 +1,47 @@
+// app/cli/kernel_file_run.cpp — a student's kernel file run through student::run_kernel for rlab run and check.
+#include "app/cli/kernel_file_run.h"
+
+#include <iostream>
+
+#include "app/cli/schedule_run.h"
+#include "core/analysis.h"
+#include "core/file_io.h"
+
+namespace rl::cli {
+
+void add_time_limit_option(CLI::App& cmd, lab::KernelSettings& k) {
+    cmd.add_option("--time-limit", k.time_limit_s, "with a kernel file: stop the kernel after S seconds (an endless loop, a hang)")
+        ->capture_default_str();
+}
+
+std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc) {
+    std::string note;
+    const student::KernelRequest request = lab::kernel_request(k, &note);
+    student::KernelOutcome o = student::run_kernel(request);
+    if (o.ok) {
+        if (!note.empty()) deferred_note() = note;
+        return std::move(o.trace);
+    }
+    for (const student::Diagnostic& d : o.diagnostics)
+        std::cerr << (d.file.empty() ? k.file : d.file) << ":" << d.line << ":" << d.column << ": " << d.message << "\n";
+    // The kernel compiled when the compiler said nothing: what failed is the program (a hang, the time limit, an
+    // index out of range), a wrong kernel like a wrong result (1). A compile error is bad input (2).
+    const bool compiled = o.diagnostics.empty() && o.compiler_log.empty();
+    rc = compiled && o.error.rfind("the kernel", 0) == 0 ? 1 : 2;
+    std::cerr << "rlab: " << k.file << ": " << one_line(o.error.empty() ? "the kernel did not run" : o.error) << "\n";
+    return std::nullopt;
+}
+
+void print_kernel_header(std::ostream& out, const Trace& t) {
+    const Schedule& s = t.schedule;
+    out << "Reduction Lab — " << (t.kernel_file.empty() ? std::string("student kernel") : t.kernel_file) << ": n " << s.n
+        << ", block " << s.block << ", grid " << t.grid << ", " << to_string(s.op) << " over " << to_string(s.type) << "\n";
+    out << "backend: " << (t.backend == Backend::Cuda ? "CUDA on " : "") << t.device << "\n";
+}
+
+bool wrong_result(const Analysis& a) {
+    const Verdict v = a.verdict;
+    return v == Verdict::Wrong || v == Verdict::Undefined || v == Verdict::OrderViolated;
+}
+
+}  // namespace rl::cli

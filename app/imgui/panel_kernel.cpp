@@ -1,0 +1,105 @@
+// app/imgui/panel_kernel.cpp — the lab bench's kernel panel: a path field to open a student's kernel (Ctrl+O focuses
+// it), the run's status ("running…" while the last trace stays shown), the compiler's errors with file and line (a
+// click marks the line in the source panel), and the result and hazards of the trace shown.
+#include <imgui.h>
+
+#include <cstring>
+#include <string>
+
+#include "app/imgui/panels.h"
+#include "app/lab/kernel_request.h"
+#include "core/analysis.h"
+
+namespace rl::lab {
+namespace {
+
+bool& focus_wanted() {
+    static bool want = false;
+    return want;
+}
+
+const ImVec4 kWarn(0.96f, 0.45f, 0.2f, 1.0f);
+
+void open_path(LabState& s, const std::string& path) {
+    try {
+        std::string note;
+        const student::KernelRequest r = kernel_request_for(path, s.schedule, s.backend, &note);
+        if (s.open_kernel(r)) s.backend_note = note;
+    } catch (const std::exception& e) {
+        s.error = e.what();
+    }
+}
+
+}  // namespace
+
+void focus_kernel_path() { focus_wanted() = true; }
+
+void kernel_opener(LabState& s) {
+    static char path[1024] = "";
+    static std::string shown;
+    if (shown != s.kernel->file()) {  // --kernel, or a file opened elsewhere: the field shows it
+        shown = s.kernel->file();
+        std::snprintf(path, sizeof path, "%s", shown.c_str());
+    }
+    ImGui::TextUnformatted("Your kernel (.cu, docs/student-kernels.md)");
+    if (focus_wanted()) ImGui::SetKeyboardFocusHere(), focus_wanted() = false;
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open").x - ImGui::GetStyle().FramePadding.x * 4);
+    const bool enter = ImGui::InputTextWithHint("##kernel-path", "path/to/kernel.cu  (Ctrl+O)", path, sizeof path,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if ((ImGui::Button("Open") || enter) && path[0]) open_path(s, path);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("run it with the sizes shown; saving the file runs it again");
+}
+
+void kernel_panel(LabState& s, const Rect& r) {
+    if (!begin_fixed("Your kernel##kernel", r)) return ImGui::End();
+    kernel_opener(s);
+    KernelSession& k = *s.kernel;
+    const student::KernelRequest& q = k.request();
+    ImGui::Separator();
+    const uint32_t grid = q.schedule.grid ? q.schedule.grid : s.trace.kernel_file.empty() ? 0 : s.trace.grid;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("n %llu, block %u, grid %s, %s", (unsigned long long)q.schedule.n, q.schedule.block,
+                       grid ? std::to_string(grid).c_str() : "ceil(n / block)",
+                       q.backend == Backend::Cuda ? "on the GPU" : "on the CPU emulator");
+    ImGui::PopStyleColor();
+    if (k.running()) {
+        ImGui::TextColored(ImVec4(0.4f, 0.75f, 1.0f, 1.0f), "running…  (the last trace stays until the new one arrives)");
+    } else {
+        if (ImGui::Button("Run again")) k.start();
+        ImGui::SameLine();
+        ImGui::TextDisabled("(saving the file runs it)");
+    }
+    if (!k.error.empty()) {
+        ImGui::Separator();
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+        ImGui::TextWrapped("%s", k.error.c_str());
+        ImGui::PopStyleColor();
+        for (size_t i = 0; i < k.diagnostics.size(); ++i) {
+            const student::Diagnostic& d = k.diagnostics[i];
+            const std::string text = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " + d.message;
+            ImGui::PushID(int(i));
+            ImGui::PushTextWrapPos(0.0f);
+            if (ImGui::Selectable(text.c_str(), d.line == k.error_line)) k.error_line = d.line;  // lit in the source panel
+            ImGui::PopTextWrapPos();
+            ImGui::PopID();
+        }
+    } else if (!s.trace.kernel_file.empty()) {
+        ImGui::Separator();
+        const Analysis& a = s.analysis;
+        ImGui::Text("%zu events, %zu hazard(s)", s.trace.events.size(), s.trace.hazards.size());
+        if (s.analysis_ready)
+            ImGui::TextWrapped("result %s, reference %s: %s", format_value(s.trace.schedule.op, s.trace.schedule.type, s.trace.result_value).c_str(),
+                               format_value(s.trace.schedule.op, s.trace.schedule.type, s.trace.reference_value).c_str(),
+                               std::string(to_string(a.verdict)).c_str());
+        for (const Hazard& h : s.trace.hazards) {
+            ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+            ImGui::TextWrapped("%s: %s", std::string(to_string(h.kind)).c_str(), h.what.c_str());
+            ImGui::PopStyleColor();
+        }
+    }
+    if (!s.backend_note.empty()) ImGui::TextWrapped("%s", s.backend_note.c_str());
+    ImGui::End();
+}
+
+}  // namespace rl::lab

@@ -1,0 +1,67 @@
+// app/lab/kernel_session.h — a student's kernel open in a GUI: the request, its runs on a worker thread (the UI never
+// waits on a compile), the file watched by modification time, and what the last run said (diagnostics, error).
+// Both front ends hold one in LabState; the classroom also re-runs on QFileSystemWatcher's signal.
+#pragma once
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include "student/kernel_run.h"
+
+namespace rl::lab {
+
+// One finished run: what the runner said, and the text of the file that was run.
+struct KernelRun {
+    student::KernelOutcome outcome;
+    std::string text;              // the file as it was read for this run (the source panel shows it)
+    std::string request_error;     // the request was refused (the file vanished, a directory, ...): one line
+};
+
+class KernelSession {
+public:
+    KernelSession() = default;
+    KernelSession(const KernelSession&) = delete;
+    KernelSession& operator=(const KernelSession&) = delete;
+    ~KernelSession();              // waits for a run in flight (the runner's own time limit bounds it)
+
+    bool active() const { return !request_.file.empty(); }
+    const std::string& file() const { return request_.file; }
+    const student::KernelRequest& request() const { return request_; }
+    student::KernelRequest& request() { return request_; }
+
+    // Opens a file (request checked by kernel_request) and starts its first run.
+    void open(const student::KernelRequest& request);
+    void close();
+    // Starts a run of the file as it is now. While one runs, the new one starts when it ends (saves come in bursts).
+    void start();
+    bool running() const;
+    // Polls the file's modification time (the lab bench, about twice a second); starts a run when it changed.
+    bool poll_file();
+    // Once a run finished: its result (each result is taken once).
+    std::optional<KernelRun> take();
+    void wait();                   // until no run is in flight (startup, tests)
+
+    // What the front ends show about the last finished run.
+    std::vector<student::Diagnostic> diagnostics;
+    std::string error;             // the last run's one-line failure, empty after a good run
+    std::string text;              // the text of the last run (good or not)
+    int error_line = 0;            // the first error's line in the student's file (0: none)
+    std::string status() const;    // "running…", "FILE:LINE: error: ..." or "FILE: ok, N events"
+    void note_result(const KernelRun& r, size_t events);  // fills the fields above from a taken run
+
+private:
+    void launch_locked();          // m_ held
+    std::filesystem::file_time_type mtime() const;
+    student::KernelRequest request_;
+    std::filesystem::file_time_type seen_{};
+    mutable std::mutex m_;
+    std::condition_variable idle_;
+    std::thread worker_;
+    bool busy_ = false, again_ = false;
+    std::optional<KernelRun> done_;
+    size_t events_ = 0;
+};
+
+}  // namespace rl::lab

@@ -1,0 +1,128 @@
+// app/qt/kernel_panel.cpp — the kernel dock: watch, re-run on save, poll the worker, show errors and the result.
+#include "app/qt/kernel_panel.h"
+
+#include <QFileInfo>
+#include <algorithm>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include "app/lab/kernel_request.h"
+
+namespace rl::qt {
+
+KernelPanel::KernelPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c) {
+    setObjectName("kernelPanel");
+    auto* v = new QVBoxLayout(this);
+    file_ = new QLabel(this);
+    file_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    file_->setWordWrap(true);
+    status_ = new QLabel(this);
+    status_->setObjectName("kernelStatus");
+    status_->setWordWrap(true);
+    result_ = new QLabel(this);
+    result_->setWordWrap(true);
+    errors_ = new QListWidget(this);
+    errors_->setObjectName("kernelErrors");
+    errors_->setWordWrap(true);
+    rerun_ = new QPushButton("Run again", this);
+    rerun_->setToolTip("the file is watched: saving it runs it again");
+    v->addWidget(file_);
+    v->addWidget(status_);
+    v->addWidget(rerun_);
+    v->addWidget(result_);
+    v->addWidget(errors_, 100);
+    v->addStretch(1);  // with no errors listed the lines stay together at the top
+    connect(rerun_, &QPushButton::clicked, this, [this] {
+        c_.lab.kernel->start();
+        refresh();
+    });
+    connect(errors_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        const int line = item->data(Qt::UserRole).toInt();
+        if (line <= 0) return;
+        c_.lab.kernel->error_line = line;
+        emit errorLineChosen(line);
+    });
+    // A save: run the file again. The worker keeps one run at a time and runs the latest save last.
+    connect(&watcher_, &QFileSystemWatcher::fileChanged, this, [this] {
+        c_.lab.kernel->start();
+        watch();  // an editor that saves by writing a new file and renaming it: the watch is on the old inode
+        refresh();
+    });
+    poll_.setInterval(100);  // takes a finished run on the GUI thread; the run itself is on the worker
+    connect(&poll_, &QTimer::timeout, this, &KernelPanel::poll);
+    poll_.start();
+    watch();
+    refresh();
+}
+
+QString KernelPanel::open(const QString& path) {
+    try {
+        std::string note;
+        const student::KernelRequest r = lab::kernel_request_for(path.toStdString(), c_.lab.schedule, c_.lab.backend, &note);
+        if (std::string err = c_.open_kernel(r); !err.empty()) return QString::fromStdString(err);
+        c_.lab.backend_note = note;
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    watch();
+    refresh();
+    return {};
+}
+
+void KernelPanel::watch() {
+    if (!watcher_.files().isEmpty()) watcher_.removePaths(watcher_.files());
+    if (c_.lab.kernel->active()) watcher_.addPath(QString::fromStdString(c_.lab.kernel->file()));
+}
+
+void KernelPanel::poll() {
+    if (!c_.lab.kernel->active()) return;
+    if (c_.take_kernel_run()) {
+        refresh();
+        emit traceChanged();
+    } else if (c_.lab.kernel->running() != status_->property("running").toBool()) {
+        refresh();  // "running…" appears as soon as the run starts
+    }
+}
+
+void KernelPanel::refresh() {
+    lab::KernelSession& k = *c_.lab.kernel;
+    setEnabled(k.active());
+    file_->setText(k.active() ? "<b>" + QFileInfo(QString::fromStdString(k.file())).fileName().toHtmlEscaped() + "</b><br>" +
+                                    QString::fromStdString(k.file()).toHtmlEscaped()
+                              : "No kernel open: File › Open kernel… (Ctrl+O), or --kernel FILE.cu");
+    const bool running = k.running();
+    status_->setProperty("running", running);
+    status_->setText(running ? "running…  (the last trace stays shown until the new one arrives)"
+                             : QString::fromStdString(k.status()));
+    status_->setStyleSheet(!running && !k.error.empty() ? "color: #e8743b;" : "");
+    rerun_->setEnabled(k.active() && !running);
+    errors_->clear();
+    for (const student::Diagnostic& d : k.diagnostics) {
+        auto* item = new QListWidgetItem(QString::fromStdString(d.file + ":" + std::to_string(d.line) + ":" +
+                                                                std::to_string(d.column) + ": " + d.message),
+                                         errors_);
+        item->setData(Qt::UserRole, d.line);
+    }
+    errors_->setVisible(!k.diagnostics.empty());
+    QString result;
+    const Trace& t = c_.lab.trace;
+    if (k.active() && k.error.empty() && !t.kernel_file.empty()) {
+        const Schedule& s = t.schedule;
+        result = QString("result %1, reference %2: %3<br>%4 hazard(s)")
+                     .arg(QString::fromStdString(format_value(s.op, s.type, t.result_value)),
+                          QString::fromStdString(format_value(s.op, s.type, t.reference_value)),
+                          QString::fromStdString(std::string(to_string(c_.lab.analysis.verdict))))
+                     .arg(t.hazards.size());
+        const size_t shown = std::min<size_t>(t.hazards.size(), 6);  // the rest: rlab run, or H in the canvas
+        for (size_t i = 0; i < shown; ++i) {
+            const Hazard& h = t.hazards[i];
+            result += "<br><span style='color:#e8743b'>" + QString::fromStdString(std::string(to_string(h.kind))) + "</span>: " +
+                      QString::fromStdString(h.what).toHtmlEscaped();
+        }
+        if (t.hazards.size() > shown) result += QString("<br>… and %1 more (H steps to each)").arg(t.hazards.size() - shown);
+    }
+    result_->setText(result);
+}
+
+}  // namespace rl::qt

@@ -1,0 +1,144 @@
+// student/kernel_run.cpp — runs a student's kernel in rlab-kernel-runner (student/runner_main.cpp): finds the
+// runner, spawns it, kills it at the time limit, reads its trace, and turns its exit into the outcome.
+#include "student/kernel_run.h"
+#include <signal.h>
+#include <unistd.h>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <regex>
+#include "core/error.h"
+#include "core/file_io.h"
+#include "core/trace_io.h"
+#include "student/diagnostics.h"
+#include "student/process.h"
+
+namespace rl::student {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint64_t kKernelFileBytes = 1 << 20;  // as the runner's limit
+constexpr double kCompileAllowanceS = 120.0;    // the runner compiles before the kernel's own time limit starts
+constexpr const char* kRunner = "rlab-kernel-runner";
+
+bool executable(const fs::path& p) { return !p.empty() && access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
+
+// Next to the calling program (the build tree's programs and an installed bin/ alike), then the build tree's
+// runner for programs of this build tree, then the installed libexec folder.
+std::string find_runner() {
+    if (const char* env = std::getenv("RLAB_KERNEL_RUNNER"); env && executable(env)) return env;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec && executable(exe.parent_path() / kRunner)) return (exe.parent_path() / kRunner).string();
+#ifdef RLAB_BUILD_RUNNER
+    if (!ec && exe.string().rfind(RLAB_BUILD_DIR "/", 0) == 0 && executable(RLAB_BUILD_RUNNER)) return RLAB_BUILD_RUNNER;
+#endif
+#ifdef RLAB_INSTALL_RUNNER
+    if (executable(RLAB_INSTALL_RUNNER)) return RLAB_INSTALL_RUNNER;
+#endif
+    if (!ec) {  // an installed tree moved elsewhere: PREFIX/bin/rlab -> PREFIX/libexec/reduction-lab/
+        const fs::path moved = exe.parent_path().parent_path() / "libexec" / "reduction-lab" / kRunner;
+        if (executable(moved)) return moved.string();
+    }
+    return {};
+}
+
+std::string last_line(const std::string& text) {
+    size_t end = text.find_last_not_of(" \n\r\t");
+    if (end == std::string::npos) return {};
+    size_t start = text.rfind('\n', end);
+    return one_line(text.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1)), 400);
+}
+
+std::string describe_signal(int sig) {
+    const char* name = sigabbrev_np(sig);
+    std::string what = std::string("SIG") + (name ? name : std::to_string(sig).c_str());
+    if (sig == SIGSEGV || sig == SIGBUS) what += ": it touched memory outside any array (a raw pointer, or a stack overflow)";
+    if (sig == SIGFPE) what += ": an arithmetic fault (an integer division by zero?)";
+    if (sig == SIGABRT) what += ": it aborted";
+    return what;
+}
+
+}  // namespace
+
+std::string kernel_name(std::string_view source) {
+    static const std::regex marker(R"(RL_KERNEL\s+void\s+([A-Za-z_]\w*)\s*\()");
+    std::string text(source);
+    std::vector<std::string> names;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), marker); it != std::sregex_iterator(); ++it)
+        names.push_back((*it)[1].str());
+    if (names.empty())
+        throw Error("no kernel in the file: mark one function `RL_KERNEL void NAME(rl::In<T> in, rl::Out<T> out, int n)`");
+    if (names.size() > 1)
+        throw Error("the file has " + std::to_string(names.size()) + " RL_KERNEL functions (" + names[0] + ", " + names[1] +
+                    "): exactly one is allowed");
+    return names[0];
+}
+
+KernelOutcome run_kernel(const KernelRequest& request) {
+    check_readable_file(request.file, "kernel file", kKernelFileBytes);
+    {
+        Schedule s = request.schedule;
+        s.items = 1;
+        if (std::string why = validate(s); !why.empty()) throw Error(why);
+    }
+    if (!(request.time_limit_s > 0 && request.time_limit_s <= 3600))
+        throw Error("--time-limit " + std::to_string(request.time_limit_s) + ": expected more than 0 and at most 3600 seconds");
+
+    KernelOutcome outcome;
+    const std::string runner = find_runner();
+    if (runner.empty()) {
+        outcome.error = std::string(kRunner) + " was not found next to this program or in its libexec folder: the installation is incomplete";
+        return outcome;
+    }
+    char dir_template[] = "/tmp/rlab-kernel-XXXXXX";
+    if (!mkdtemp(dir_template)) {
+        outcome.error = std::string("cannot create a temporary folder: ") + std::strerror(errno);
+        return outcome;
+    }
+    const fs::path dir = dir_template;
+    const std::string trace_path = (dir / "trace.json").string();
+    const Schedule& s = request.schedule;
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", request.time_limit_s);
+    std::vector<std::string> argv{runner, request.file, "--out", trace_path, "--n", std::to_string(s.n), "--block",
+                                  std::to_string(s.block), "--backend", request.backend == Backend::Cuda ? "cuda" : "cpu",
+                                  "--time-limit", limit};
+    if (s.grid) argv.insert(argv.end(), {"--grid", std::to_string(s.grid)});
+    for (const auto& [name, value] : schedule_fields(s))
+        if (name == "input" || name == "seed" || (name == "op" && request.op_given)) argv.insert(argv.end(), {"--" + name, value});
+
+    const ProcessResult r = run_process(argv, request.time_limit_s + kCompileAllowanceS, true);
+    std::error_code ec;
+    if (!r.started) {
+        fs::remove_all(dir, ec);
+        outcome.error = r.start_error;
+        return outcome;
+    }
+    if (r.timed_out) {
+        outcome.error = "the kernel did not finish within " + std::string(limit) + " s (an endless loop?): it was stopped";
+    } else if (r.signal) {
+        outcome.error = "the kernel crashed the emulator's process with " + describe_signal(r.signal);
+    } else if (r.exit_code == 0) {
+        try {
+            outcome.trace = read_trace_file(trace_path);
+            outcome.ok = true;
+        } catch (const Error& e) {
+            outcome.error = std::string("the runner's trace cannot be read: ") + e.what();
+        }
+    } else if (r.exit_code == 3) {
+        outcome.compiler_log = r.output;
+        outcome.diagnostics = parse_diagnostics(r.output);
+        const std::string first = first_error_line(outcome.diagnostics);
+        outcome.error = first.empty() ? last_line(r.output) : "compile error: " + first;
+    } else {
+        outcome.error = last_line(r.output);
+        if (outcome.error.empty()) outcome.error = std::string(kRunner) + " failed (exit " + std::to_string(r.exit_code) + ")";
+    }
+    fs::remove_all(dir, ec);
+    return outcome;
+}
+
+}  // namespace rl::student

@@ -1,0 +1,178 @@
+// student/launch_plan.cpp — the launches of a student's kernel and the records made ready for assembly.
+#include "student/launch_plan.h"
+#include <algorithm>
+#include <numeric>
+#include "core/error.h"
+#include "core/input.h"
+#include "rlab/detail/host_abi.h"
+#include "rlab/detail/record_flags.h"
+
+namespace rl::student {
+
+namespace {
+
+Op op_of(int combine) {
+    switch (combine) {
+        case RL_COMBINE_MAX: return Op::Max;
+        case RL_COMBINE_MIN: return Op::Min;
+        case RL_COMBINE_PROD: return Op::Prod;
+        default: return Op::Sum;
+    }
+}
+
+template <class A> uint64_t identity_as(Op op) {
+    switch (op) {
+        case Op::Max: return pack_value(MaxOp<A>::identity());
+        case Op::Min: return pack_value(MinOp<A>::identity());
+        case Op::Prod: return pack_value(ProdOp<A>::identity());
+        default: return pack_value(SumOp<A>::identity());
+    }
+}
+
+}  // namespace
+
+uint64_t identity_bits(DType type, Op op) {
+    if (op == Op::Witness) return pack_value(WitnessOp::identity());
+    switch (type) {
+        case DType::F64: return identity_as<double>(op);
+        case DType::I32: return identity_as<int32_t>(op);
+        default: return identity_as<float>(op);
+    }
+}
+
+std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_t first) {
+    const size_t count = records.size() - first;
+    std::vector<uint32_t> map(records.size(), kNoEvent);
+    for (size_t i = 0; i < first; ++i) map[i] = uint32_t(i);
+    size_t kept = first;
+    for (size_t i = first; i < records.size(); ++i)
+        if (!(records[i].flags & RL_RETRACTED_RECORD)) map[i] = uint32_t(kept++);
+    // Program order of each thread (the GPU may hand records in another order): by block, thread, seq.
+    std::vector<uint32_t> order;
+    order.reserve(count);
+    for (size_t i = first; i < records.size(); ++i)
+        if (map[i] != kNoEvent) order.push_back(uint32_t(i));
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        const StudentRecord &x = records[a], &y = records[b];
+        if (x.launch != y.launch) return x.launch < y.launch;
+        if (x.block != y.block) return x.block < y.block;
+        if (x.thread != y.thread) return x.thread < y.thread;
+        return x.seq < y.seq;
+    });
+    uint32_t seq = 0, loads = 0, partial_loads = 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+        StudentRecord& r = records[order[k]];
+        if (k == 0 || r.launch != records[order[k - 1]].launch || r.block != records[order[k - 1]].block ||
+            r.thread != records[order[k - 1]].thread)
+            seq = loads = partial_loads = 0;
+        r.seq = seq++;
+        if (r.kind == EventKind::Load) r.detail = loads++;
+        if (r.kind == EventKind::PartialLoad) r.detail = partial_loads++;
+    }
+    std::vector<StudentRecord> out(records.begin(), records.begin() + std::ptrdiff_t(first));
+    out.reserve(kept);
+    for (size_t i = first; i < records.size(); ++i) {
+        if (map[i] == kNoEvent) continue;
+        StudentRecord r = records[i];
+        for (uint32_t& d : r.dep)
+            if (d != kNoEvent) d = d < map.size() ? map[d] : kNoEvent;
+        out.push_back(r);
+    }
+    records = std::move(out);
+    return map;
+}
+
+PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_given, Backend which,
+                         const std::string& kernel_file, const std::function<void()>& launches_done) {
+    schedule.type = backend.element();
+    schedule.items = 1;
+    if (op_given && schedule.op != Op::Sum && schedule.op != Op::Max && schedule.op != Op::Min && schedule.op != Op::Prod &&
+        schedule.op != Op::Witness)
+        throw Error("--op " + std::string(to_string(schedule.op)) +
+                    ": a student's kernel runs sum, max, min, prod, or witness (element ranges, to check the order)");
+    if (!op_given) schedule.op = Op::Sum;
+    if (std::string why = validate(schedule); !why.empty()) throw Error(why);
+    if (schedule.n > 0x7fffffffull)
+        throw Error("--n " + std::to_string(schedule.n) + ": the kernel's n is an int, so at most 2147483647 elements");
+    schedule.grid = schedule.grid_size();
+    const InputData input = make_input(schedule);
+
+    PlanOutcome outcome;
+    LaunchInput first;
+    LaunchOutput out;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        first = LaunchInput{};
+        first.grid = schedule.grid;
+        first.block = schedule.block;
+        first.n = int(schedule.n);
+        first.op = schedule.op;
+        first.type = schedule.type;
+        first.input = &input;
+        first.out.assign(schedule.grid, SlotState{identity_bits(schedule.type, schedule.op), kIdentity, kNoEvent});
+        out = backend.launch(first);
+        if (!out.error.empty()) {
+            outcome.error = out.error;
+            return outcome;
+        }
+        // The operator the kernel combines with decides rl::identity<T>() and out's start: run again with it.
+        if (op_given || out.first_op < 0 || op_of(out.first_op) == schedule.op) break;
+        schedule.op = op_of(out.first_op);
+    }
+    std::vector<StudentRecord> records = std::move(out.records);
+    std::vector<uint32_t> map = compact_records(records, 0);
+    std::vector<SlotState> slots = out.out;
+    for (SlotState& s : slots)
+        if (s.writer != kNoEvent) s.writer = map[s.writer];
+
+    bool partials_beyond_0 = false, atomics = false;
+    for (const StudentRecord& r : records) {
+        partials_beyond_0 |= r.kind == EventKind::BlockPartial && r.aux != 0;
+        atomics |= r.kind == EventKind::Atomic || r.kind == EventKind::Ticket;
+    }
+    const bool second = partials_beyond_0 && !atomics;
+    if (second) {
+        LaunchInput next;
+        next.launch = 1;
+        next.grid = 1;
+        next.block = schedule.block;
+        next.n = int(schedule.grid);
+        next.op = schedule.op;
+        next.type = schedule.type;
+        next.input = &input;
+        next.partials = slots;
+        next.out = slots;
+        next.record_base = uint32_t(records.size());
+        LaunchOutput o2 = backend.launch(next);
+        if (!o2.error.empty()) {
+            outcome.error = o2.error;
+            return outcome;
+        }
+        const size_t base = records.size();
+        records.insert(records.end(), o2.records.begin(), o2.records.end());
+        map = compact_records(records, base);
+        slots = o2.out;
+        for (SlotState& s : slots)
+            if (s.writer != kNoEvent) s.writer = map[s.writer];
+    }
+    if (launches_done) launches_done();
+    // Stores stay BlockPartial: the assembly names the FinalStore (the last launch's store whose value out[0] holds).
+    StudentRun run;
+    run.schedule = schedule;
+    run.backend = which;
+    run.device = backend.device();
+    run.kernel_file = kernel_file;
+    run.out_identity = identity_bits(schedule.type, schedule.op);
+    run.final_out0 = slots.empty() ? run.out_identity : slots[0].bits;
+    run.second_launch = second;
+    try {
+        outcome.trace = trace_from_student_records(run, std::move(records), input);
+    } catch (const Error& e) {
+        outcome.error = std::string("the kernel's records do not make a trace: ") + e.what();
+        outcome.assembly_failed = true;
+        return outcome;
+    }
+    outcome.ok = true;
+    return outcome;
+}
+
+}  // namespace rl::student

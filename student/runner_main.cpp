@@ -1,0 +1,170 @@
+// student/runner_main.cpp — rlab-kernel-runner: compiles and runs one student kernel in a process of its own and
+// writes the finished trace, so that whatever the kernel does (crash, endless loop, GPU hang) its caller survives.
+//
+//   rlab-kernel-runner FILE --out TRACE.json [--n N] [--block B] [--grid G] [--input KIND|v,v,...] [--seed S]
+//                      [--op sum|max|min|prod] [--backend cpu|cuda] [--time-limit S]
+//
+// Exit codes (student/kernel_run.cpp reads them):
+//   0  the trace was written to --out
+//   2  bad arguments or an unreadable file: one line on stderr
+//   3  the kernel did not compile: the compiler's messages on stderr (FILE:LINE:COL: error: ...), or one line
+//   4  the kernel failed while it ran (it hangs, an index out of range, the step budget, the GPU's time limit):
+//      one line on stderr
+//   5  the records could not be made into a trace or written: one line on stderr
+//   killed by a signal: the kernel crashed the runner (a raw pointer, a stack overflow); the caller says so.
+#include <signal.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+#include "core/error.h"
+#include "core/file_io.h"
+#include "core/trace_io.h"
+#include "student/host_compile.h"
+#include "student/host_runtime.h"
+#include "student/launch_plan.h"
+#ifdef RLAB_HAVE_CUDA
+#include "student/cuda_backend.h"
+#endif
+
+// Under AddressSanitizer (the asan preset) a kernel's wild pointer must still end the runner with the signal,
+// which the caller reports, rather than with ASan's report and exit 1.
+extern "C" const char* __asan_default_options() { return "handle_segv=0:handle_sigbus=0:handle_sigfpe=0"; }
+
+namespace {
+
+constexpr uint64_t kKernelFileBytes = 1 << 20;  // a kernel's source: 1 MiB is far beyond any reduction
+
+int fail(int code, const std::string& message) {
+    std::fprintf(stderr, "%s\n", rl::one_line(message, 400).c_str());
+    return code;
+}
+
+// The emulator's own time limit (the parent's kill is the backstop): a loop that records nothing never returns
+// to the scheduler, so a timer ends the process with one line.
+char g_time_limit_message[160];
+void on_time_limit(int) {
+    ssize_t ignored = write(2, g_time_limit_message, std::strlen(g_time_limit_message));
+    (void)ignored;
+    _exit(4);
+}
+void arm_time_limit(double seconds) {
+    std::snprintf(g_time_limit_message, sizeof g_time_limit_message,
+                  "the kernel did not finish within %g s (an endless loop that records nothing?): it was stopped\n", seconds);
+    struct sigaction sa {};
+    sa.sa_handler = &on_time_limit;
+    sigaction(SIGALRM, &sa, nullptr);
+    itimerval t{};
+    t.it_value.tv_sec = time_t(seconds);
+    t.it_value.tv_usec = suseconds_t((seconds - double(time_t(seconds))) * 1e6);
+    setitimer(ITIMER_REAL, &t, nullptr);
+}
+
+void disarm_time_limit() {
+    itimerval off{};
+    setitimer(ITIMER_REAL, &off, nullptr);
+}
+
+struct Args {
+    std::string file, out, backend = "cpu";
+    rl::Schedule schedule;
+    bool op_given = false;
+    double time_limit_s = 10.0;
+};
+
+// Throws rl::Error naming the flag and what it allows.
+Args parse(int argc, char** argv) {
+    Args a;
+    a.schedule.grid = 0;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0) {
+            if (!a.file.empty()) throw rl::Error("one kernel file only (got " + a.file + " and " + arg + ")");
+            a.file = arg;
+            continue;
+        }
+        if (i + 1 >= argc) throw rl::Error(arg + " needs a value");
+        const std::string v = argv[++i];
+        const std::string name = arg.substr(2);
+        if (name == "out") {
+            a.out = v;
+        } else if (name == "backend") {
+            if (v != "cpu" && v != "cuda") throw rl::Error("--backend " + v + ": expected cpu or cuda");
+            a.backend = v;
+        } else if (name == "time-limit") {
+            char* end = nullptr;
+            a.time_limit_s = std::strtod(v.c_str(), &end);
+            if (!end || *end || !(a.time_limit_s > 0 && a.time_limit_s <= 3600))
+                throw rl::Error("--time-limit " + v + ": expected seconds, more than 0 and at most 3600");
+        } else if (name == "n" || name == "block" || name == "grid" || name == "input" || name == "seed" || name == "op") {
+            if (std::string why = rl::set_field(a.schedule, name, v); !why.empty()) throw rl::Error(why);
+            a.op_given |= name == "op";
+        } else {
+            throw rl::Error(arg + ": unknown flag (allowed: --n --block --grid --input --seed --op --backend --out --time-limit)");
+        }
+    }
+    if (a.file.empty()) throw rl::Error("no kernel file given (rlab-kernel-runner FILE.cu --out TRACE.json ...)");
+    if (a.out.empty()) throw rl::Error("--out TRACE.json is required");
+    return a;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args a;
+    std::string source;
+    try {
+        a = parse(argc, argv);
+        source = rl::read_text_file(a.file, "kernel file", kKernelFileBytes);
+    } catch (const rl::Error& e) {
+        return fail(2, e.what());
+    }
+    std::unique_ptr<rl::student::KernelBackend> backend;
+    try {
+        if (a.backend == "cuda") {
+#ifdef RLAB_HAVE_CUDA
+            rl::student::CudaKernel k = rl::student::make_cuda_backend(a.file, source, a.time_limit_s);
+            if (k.compile_failed) {
+                std::fputs(k.log.c_str(), stderr);
+                return 3;
+            }
+            if (!k.backend) return fail(4, k.error);
+            backend = std::move(k.backend);
+#else
+            return fail(2, "this build has no CUDA backend (--backend cuda): use --backend cpu");
+#endif
+        } else {
+            rl::student::HostCompile c = rl::student::compile_host_kernel(a.file, source);
+            if (!c.ok) {
+                if (!c.diagnostics.empty())
+                    std::fputs(c.log.c_str(), stderr);
+                else
+                    std::fprintf(stderr, "%s\n", rl::one_line(c.error, 400).c_str());
+                return 3;
+            }
+            backend = rl::student::make_cpu_backend(c.plugin);
+        }
+    } catch (const rl::Error& e) {
+        return fail(3, e.what());  // no RL_KERNEL, two of them, a plugin of another ABI
+    }
+    rl::student::PlanOutcome run;
+    if (a.backend == "cpu") arm_time_limit(a.time_limit_s);
+    try {
+        run = rl::student::run_launches(*backend, a.schedule, a.op_given,
+                                        a.backend == "cuda" ? rl::Backend::Cuda : rl::Backend::Cpu, a.file,
+                                        [] { disarm_time_limit(); });
+    } catch (const rl::Error& e) {
+        return fail(2, e.what());  // the schedule (n, block, grid, op) is outside what the lab allows
+    }
+    if (!run.ok) return fail(run.assembly_failed ? 5 : 4, run.error);
+    try {
+        rl::write_file_atomically(a.out, [&](std::ostream& o) { rl::write_trace_json(o, run.trace); });
+    } catch (const std::exception& e) {
+        return fail(5, e.what());
+    }
+    return 0;
+}

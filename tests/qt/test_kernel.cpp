@@ -1,0 +1,120 @@
+// tests/qt/test_kernel.cpp — a student's kernel in the classroom: File > Open kernel shows its trace and its own file in
+// the source dock (each shuffle line holding exactly the warp's shuffles), a save re-runs it while the last trace stays
+// shown ("running…"), and a compile error is listed with file and line and lit in the source dock. Expectations are
+// counted from the kernel text and the sizes here, not from the panel's model.
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QStandardPaths>
+#include <QTest>
+#include "app/lab/source_view.h"
+#include "app/qt/main_window.h"
+
+using namespace rl;
+
+namespace {
+
+constexpr int kWait = 180000;  // the first compile of a kernel (the plugin cache is empty in CI)
+
+const char* kGood = R"(#include <rlab/kernel.h>
+
+RL_KERNEL void warp_sum(rl::In<float> in, rl::Out<float> out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    auto v = i < n ? in[i] : rl::identity<float>();
+    for (int offset = 16; offset > 0; offset /= 2)
+        v = v + __shfl_down_sync(0xffffffff, v, offset);
+    if (threadIdx.x % 32 == 0) atomicAdd(&out[0], v);
+}
+)";
+
+void write(const QString& path, const QByteArray& text) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+}
+
+int line_containing(const QByteArray& text, const char* what) {
+    const QList<QByteArray> lines = text.split('\n');
+    for (int i = 0; i < lines.size(); ++i)
+        if (lines[i].contains(what)) return i + 1;
+    return 0;
+}
+
+}  // namespace
+
+class KernelTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void opens_a_kernel_reruns_on_save_and_shows_compile_errors() {
+        const QString path = QString(RLAB_TEST_TMP) + "/student_warp_sum.cu";
+        write(path, kGood);
+        qt::Classroom c;
+        Schedule sizes;
+        sizes.n = 40;
+        sizes.block = 64;
+        QVERIFY(c.open_schedule(sizes));
+        qt::MainWindow w(c);
+        w.resize(1500, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+
+        // Open: the trace of the student's file, its text in the source dock.
+        QCOMPARE(w.open_kernel_file(path), QString());
+        QVERIFY(w.kernel_dock()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(c.lab.trace.kernel_file == path.toStdString(), kWait);
+        QVERIFY2(c.lab.kernel->error.empty(), c.lab.kernel->error.c_str());
+        const QList<QByteArray> lines = QByteArray(kGood).split('\n');
+        const std::vector<lab::SourceRow>& rows = w.source()->view()->rows();
+        QVERIFY(rows.size() >= size_t(lines.size() - 1));
+        for (size_t i = 0; i < rows.size(); ++i) QCOMPARE(QByteArray(rows[i].text.data(), int(rows[i].text.size())), lines[int(i)]);
+        QVERIFY(w.source_dock()->windowTitle().contains("student_warp_sum.cu"));
+        // 64 threads, 5 offsets: 320 shuffles, all on the shuffle's line (its combines share the line).
+        const int shfl = line_containing(kGood, "__shfl_down_sync");
+        size_t shuffles = 0, elsewhere = 0;
+        for (uint32_t e : c.lab.source.events_of_line(shfl)) shuffles += c.lab.trace.events[e].kind == EventKind::Shuffle;
+        for (size_t e = 0; e < c.lab.trace.events.size(); ++e)
+            elsewhere += c.lab.trace.events[e].kind == EventKind::Shuffle && c.lab.trace.lines[e] != shfl;
+        QCOMPARE(shuffles, size_t(64 * 5));
+        QCOMPARE(elsewhere, size_t(0));
+        QVERIFY(c.lab.trace.hazards.empty());
+        // A click on the line marks exactly those events in the canvas.
+        w.pick_source_line(shfl);
+        size_t marked = 0;
+        for (uint8_t m : c.lab.line_marks) marked += m;
+        QCOMPARE(marked, c.lab.source.events_of_line(shfl).size());
+
+        // Save with a bug: "running…" while the last trace stays, then the new trace with the checker's finding.
+        const size_t events_before = c.lab.trace.events.size();
+        QByteArray tail = QByteArray(kGood).replace("auto v = i < n ? in[i] : rl::identity<float>();",
+                                                    "rl::Value<float> v;\n    if (i < n) v = in[i];");
+        write(path, tail);
+        QTRY_VERIFY_WITH_TIMEOUT(w.kernel()->status()->text().startsWith("running"), 10000);
+        QCOMPARE(c.lab.trace.events.size(), events_before);  // the last trace is still shown
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && !c.lab.trace.hazards.empty(), kWait);
+        bool tail_found = false;
+        for (const Hazard& h : c.lab.trace.hazards) tail_found = tail_found || h.kind == HazardKind::UninitialisedTail;
+        QVERIFY(tail_found);
+        QCOMPARE(w.source()->view()->rows().size(), size_t(tail.split('\n').size() - 1));
+
+        // Save a compile error: listed with file and line, lit in the source dock; the canvas keeps its trace.
+        const size_t events_tail = c.lab.trace.events.size();
+        QByteArray broken = QByteArray(kGood).replace("for (int offset = 16;", "for (int offset = 16 oops;");
+        const int bad_line = line_containing(broken, "oops");
+        write(path, broken);
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && !c.lab.kernel->error.empty(), kWait);
+        QCOMPARE(c.lab.kernel->error_line, bad_line);
+        QVERIFY(w.kernel()->errors()->count() > 0);
+        const QString first = w.kernel()->errors()->item(0)->text();
+        QVERIFY2(first.startsWith(path + ":" + QString::number(bad_line) + ":"), qPrintable(first));
+        int lit = 0;
+        for (const lab::SourceRow& r : w.source()->view()->rows()) lit += r.error ? r.line : 0;
+        QCOMPARE(lit, bad_line);
+        QCOMPARE(c.lab.trace.events.size(), events_tail);
+    }
+};
+
+QTEST_MAIN(KernelTest)
+#include "test_kernel.moc"
