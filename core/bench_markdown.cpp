@@ -153,7 +153,13 @@ CubComparison compare_with_cub(const BenchResult& fast, const BenchResult& cub) 
 std::string bench_markdown(const BenchReport& r, std::string_view part) {
     if (part == "summary") return summary(r);
     if (part == "tables") return tables(r);
-    throw Error("--markdown " + std::string(part) + ": expected summary or tables");
+    if (part == "crossovers") {
+        std::string out;
+        for (const std::string& cache : r.caches())
+            for (const std::string& line : crossover_analysis(r, cache)) out += "- " + cache + " cache: " + line + "\n";
+        return out;
+    }
+    throw Error("--markdown " + std::string(part) + ": expected summary, tables or crossovers");
 }
 
 }  // namespace rl

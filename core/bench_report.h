@@ -98,7 +98,8 @@ CubComparison compare_with_cub(const BenchResult& fast, const BenchResult& cub);
 // The Markdown that docs/bench/README.md (between its "generated" markers) and the other documents quote:
 // one table per type/op/cache of fast, fast-deterministic and CUB (min/median/max), the ratio and verdict,
 // GB/s and % of the datasheet, and the goals of issue 18 checked against the numbers.
-// part: "summary" (the goals, a few lines) or "tables" (every cell). Throws rl::Error for another part.
+// part: "summary" (the goals, a few lines), "tables" (every cell) or "crossovers" (crossover_analysis as a
+// list, every cache mode). Throws rl::Error for another part.
 std::string bench_markdown(const BenchReport& r, std::string_view part);
 
 // The terminal table for one op/dtype/cache: rows are sizes, columns variants, cells the median in

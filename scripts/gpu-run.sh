@@ -6,7 +6,8 @@
 # Modes (RLAB_GPU_ONLY): corpus (build, record the trace corpus, divergent-shuffle on the hardware),
 # tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, fast-matrix
 # (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), bench,
-# final, lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
+# final, session (student suites, fast-path tests and the recorded --fast-matrix, then the other gpu tests),
+# lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
 # commit its contents under lessons/recorded/), student (a student's kernel on the GPU: build the runner and its
 # tests, run the student suites against the emulator, compute-sanitizer on README's example; $OUT/student-tests.log,
 # $OUT/student-traces.tar.gz); none: everything. The corpus lands as $OUT/gpu-corpus.tar.gz
@@ -29,7 +30,8 @@ echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
 case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix) targets=(--target rlab rlab_gpu_tests) ;; lessons) targets=(--target rlab) ;;
-  student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
+  student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;;
+  session) targets=(--target rlab rlab_gpu_tests rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
 [ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests)
 if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs" "${targets[@]}"; } >"$OUT/build.log" 2>&1; then
@@ -85,6 +87,29 @@ fi
 
 # A student's kernel (include/rlab/kernel.h) on the GPU: the NVRTC compiles and the GPU-against-emulator suites,
 # README's example and the exercise solutions recorded on both backends (one tar), compute-sanitizer on the example.
+# One call for a session's end: the student-kernel suites, the fast path's exact tests and its recorded matrix
+# ($OUT/bench-fast.json), then every other gpu-labelled test in the time left of the call's 10 minutes.
+if [ "${RLAB_GPU_ONLY:-}" = session ]; then
+  start=$SECONDS
+  timeout 200 ctest --preset gpu -R '^(NVRTC|student kernel on the GPU): ' --output-on-failure -V >"$OUT/student-tests.log" 2>&1
+  { echo "## student kernel tests: exit $? ($((SECONDS - start))s)"
+    grep -E "tests passed|Test +#.*(Passed|Failed|Skipped|\*\*\*)|ERROR|CHECK|REQUIRE|values:" "$OUT/student-tests.log" | head -60; } >>"$report"
+  build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*,rlab bench --fast-matrix*" >"$OUT/fast-tests.log" 2>&1
+  echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -20 >>"$report"
+  timeout 150 $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
+    --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
+  { echo "## rlab bench --fast-matrix (exit $?, at ${SECONDS}s)"; tail -2 "$OUT/bench-fast.err"
+    [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
+  left=$((580 - SECONDS)); [ "$left" -lt 30 ] && left=30
+  timeout "$left" ctest --preset gpu -L gpu -E '^(NVRTC|student kernel on the GPU): |fast path|fast-matrix' -j 3 \
+    --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
+  code=$?
+  [ "$code" -eq 124 ] && echo "## gpu tests: STOPPED after ${left}s (the call's limit); the log has what ran" >>"$report"
+  echo "## other gpu tests: exit $code (whole call ${SECONDS}s)" >>"$report"
+  grep -E "tests passed|Test +#.*(Failed|\*\*\*)|SKIPPED|ERROR|CHECK" "$OUT/gpu-tests.log" | head -80 >>"$report"
+  cat "$report"; exit 0
+fi
+
 if [ "${RLAB_GPU_ONLY:-}" = student ]; then
   echo "== student kernels"
   start=$SECONDS

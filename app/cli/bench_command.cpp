@@ -130,7 +130,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
                   "with --fast-matrix: element counts measured one element past alignment (default 2^k+1, 10^k, 3x10^k)");
     c->add_option("--rounds", a.rounds, "measure the whole matrix this many times, 1 to 5 (the spread between rounds)")
         ->capture_default_str();
-    c->add_option("--markdown", a.markdown, "with --recorded: print the generated Markdown the documents quote: summary or tables");
+    c->add_option("--markdown", a.markdown, "with --recorded: print the generated Markdown the documents quote: summary, tables or crossovers");
     c->add_flag("--recorded", a.recorded, "show recorded results (no GPU needed)");
     c->add_option("--file", a.file, "with --recorded: this bench JSON file (default: $RLAB_BENCH_FILE, else the newest docs/bench/*.json installed next to rlab or in the source tree)");
     c->add_option("--json", a.json, "write the results as JSON (the format of the command-line contract)");
