@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/imgui/panels.h"
+#include "app/lab/exercise_links.h"
 
 namespace rl::lab {
 namespace {
@@ -128,6 +129,42 @@ void course_controls(LabState& s, bool last_step) {
 
 }  // namespace
 
+namespace {
+
+// The lesson's exercises: the task, and a button that opens the kernel with the exercise's flags (the kernel panel
+// takes over; saving the file runs it again).
+void exercise_links(LabState& s) {
+    static std::string for_lesson;
+    static std::vector<Exercise> exercises;
+    static std::vector<std::string> problems;
+    if (for_lesson != s.lesson.lesson().file) {  // loaded once per lesson, not every frame
+        for_lesson = s.lesson.lesson().file;
+        problems.clear();
+        exercises = lesson_exercises(s.lesson.lesson(), &problems);
+    }
+    if (exercises.empty() && problems.empty()) return;
+    ImGui::Separator();
+    ImGui::TextDisabled("write it yourself:");
+    for (const std::string& pr : problems) ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.3f, 1), "%s", pr.c_str());
+    for (const Exercise& ex : exercises) {
+        ImGui::PushID(ex.name.c_str());
+        if (ImGui::SmallButton("open")) {
+            try {
+                std::string note;
+                if (s.open_kernel(exercise_request(ex, false, s.backend, &note))) s.backend_note = note;
+            } catch (const std::exception& e) {
+                s.error = e.what();
+            }
+        }
+        ImGui::SameLine();
+        ImGui::TextWrapped("Exercise: %s", ascii_symbols(ex.title).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ascii_symbols(ex.task).c_str());
+        ImGui::PopID();
+    }
+}
+
+}  // namespace
+
 void lesson_panel(LabState& s, const Rect& r) {
     LessonPlayer& v = s.lesson;
     if (!begin_fixed("Lesson", r)) return ImGui::End();
@@ -165,6 +202,7 @@ void lesson_panel(LabState& s, const Rect& r) {
                                e.ok ? "ok  " : "FAIL", e.message.c_str());
         for (const std::string& pr : p.problems) ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.3f, 1), "FAIL %s", pr.c_str());
     }
+    exercise_links(s);
     if (v.current() + 1 == v.size()) course_controls(s, true);  // last: it may open another lesson (p is stale after)
     ImGui::EndChild();
     ImGui::End();

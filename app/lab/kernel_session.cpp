@@ -141,6 +141,7 @@ void KernelSession::note_result(const KernelRun& r, size_t events) {
 }
 
 std::string KernelSession::status() const {
+    if (!active()) return {};
     if (running()) return "running " + request_.file + "…";
     if (!error.empty()) {
         for (const student::Diagnostic& d : diagnostics)

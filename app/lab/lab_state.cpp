@@ -66,7 +66,6 @@ bool LabState::open_kernel(const student::KernelRequest& request) {
         error = "no kernel file given";
         return false;
     }
-    lesson = LessonPlayer{};
     kernel->open(request);
     return true;
 }
@@ -76,6 +75,7 @@ bool LabState::take_kernel_run() {
     if (!run) return false;
     if (run->outcome.ok && run->request_error.empty()) {
         trace = std::move(run->outcome.trace);
+        lesson = LessonPlayer{};  // the kernel's trace replaces the lesson (its steps would run their own schedules)
         kernel->note_result(*run, trace.events.size());
         schedule = trace.schedule;
         trace_file.clear();

@@ -57,14 +57,17 @@ KernelPanel::KernelPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
 }
 
 QString KernelPanel::open(const QString& path) {
+    std::string note;
     try {
-        std::string note;
-        const student::KernelRequest r = lab::kernel_request_for(path.toStdString(), c_.lab.schedule, c_.lab.backend, &note);
-        if (std::string err = c_.open_kernel(r); !err.empty()) return QString::fromStdString(err);
-        c_.lab.backend_note = note;
+        return open_request(lab::kernel_request_for(path.toStdString(), c_.lab.schedule, c_.lab.backend, &note), note);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
+}
+
+QString KernelPanel::open_request(const student::KernelRequest& request, const std::string& note) {
+    if (std::string err = c_.open_kernel(request); !err.empty()) return QString::fromStdString(err);
+    c_.lab.backend_note = note;
     watch();
     refresh();
     return {};

@@ -20,6 +20,7 @@ public:
     explicit KernelPanel(Classroom& c, QWidget* parent = nullptr);
     // Opens a kernel file with the sizes of the schedule shown (File > Open kernel…): an error line, or empty.
     QString open(const QString& path);
+    QString open_request(const student::KernelRequest& request, const std::string& note);  // an exercise's flags
     void refresh();                      // status, errors and result from the classroom's state
     void watch();                        // (re)watches the open file: editors that save by rename drop the watch
     QListWidget* errors() const { return errors_; }

@@ -58,7 +58,9 @@ int main(int argc, char** argv) {
     qt::MainWindow w(c);
     w.resize(o.width, o.height);
     w.restore_settings();
-    if (c.lab.kernel->active()) w.kernel_dock()->show(), w.kernel_dock()->raise();  // --kernel: its status and errors in front
+    // --kernel: its status and errors in front; without one the dock stays closed whatever the last session left.
+    if (c.lab.kernel->active()) w.kernel_dock()->show(), w.kernel_dock()->raise();
+    else w.kernel_dock()->hide();
     if (!o.theme.empty()) w.set_dark(o.theme == "dark");
     w.refresh();
     if (o.presenter) w.set_presenter(true);

@@ -21,6 +21,7 @@
 #include "app/qt/exporter.h"
 #include "app/qt/help_menu.h"
 #include "app/qt/recent_files.h"
+#include "app/lab/exercise_links.h"
 #include "app/lab/source_view.h"
 
 namespace rl::qt {
@@ -89,6 +90,20 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
         form_->load();
         canvas_->refit();
         refresh();
+    });
+    connect(lessons_, &LessonPanel::exerciseChosen, this, [this](const QString& name) {
+        for (const Exercise& ex : lab::lesson_exercises(c_.lab.lesson.lesson())) {
+            if (ex.name != name.toStdString()) continue;
+            QString err;
+            try {
+                std::string note;
+                err = kernel_->open_request(lab::exercise_request(ex, false, c_.lab.backend, &note), note);
+            } catch (const std::exception& e) {
+                err = QString::fromStdString(e.what());
+            }
+            if (err.isEmpty()) kernel_dock_->show(), kernel_dock_->raise();
+            statusBar()->showMessage(err.isEmpty() ? "running " + QString::fromStdString(ex.kernel_file()) + "…" : err);
+        }
     });
     connect(form_, &ScheduleForm::scheduleEdited, this, [this](const Schedule& s, int backend) {
         c_.lab.backend = BackendChoice(backend);

@@ -26,12 +26,15 @@ public:
     void refresh();            // re-lists c.lessons and marks the open one
     QListWidget* list() const { return list_; }
     QLabel* note() const { return note_; }
+    QListWidget* exercises() const { return exercises_; }  // the open lesson's exercises (lessons/exercises)
 signals:
     void lessonChosen(const QString& name);
+    void exerciseChosen(const QString& name);  // open its kernel (File > Open kernel with the exercise's flags)
 private:
     Classroom& c_;
     QListWidget* list_;
     QLabel* note_;
+    QListWidget* exercises_;
 };
 
 // The knowledge check of a lesson page: one button per choice (keys 1-4 pick), "Reveal the answer" for the
