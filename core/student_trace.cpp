@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <map>
-#include <queue>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -19,6 +18,7 @@
 #include "core/checker.h"
 #include "core/emulator.h"  // fill_reference
 #include "core/error.h"
+#include "core/event_order.h"
 #include "core/gpu_trace.h"  // order_atomics
 #include "core/ops.h"
 
@@ -209,50 +209,6 @@ private:
     }
 };
 
-// The atomics' chain links follow the memory system's order, which can run against the steps (block 1's
-// atomic at step 9 first, block 0's at step 7 after it). Events are moved, least first by their current
-// place, so that every operand comes before its use; returns the new place of each event.
-std::vector<uint32_t> renumber_operands_first(Trace& t, std::vector<uint16_t>& lines) {
-    const uint32_t n = uint32_t(t.events.size());
-    std::vector<uint32_t> pending(n, 0);
-    std::vector<std::vector<uint32_t>> users(n);
-    bool forward = false;
-    for (uint32_t i = 0; i < n; ++i)
-        for (uint32_t d : t.events[i].dep)
-            if (d != kNoEvent) ++pending[i], users[d].push_back(i), forward = forward || d > i;
-    std::vector<uint32_t> place(n);
-    for (uint32_t i = 0; i < n; ++i) place[i] = i;
-    if (!forward) return place;
-    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
-    for (uint32_t i = 0; i < n; ++i)
-        if (!pending[i]) ready.push(i);
-    std::vector<uint32_t> order;
-    order.reserve(n);
-    while (!ready.empty()) {
-        const uint32_t i = ready.top();
-        ready.pop();
-        order.push_back(i);
-        for (uint32_t u : users[i])
-            if (--pending[u] == 0) ready.push(u);
-    }
-    if (order.size() != n) throw Error("a student kernel's operands form a cycle (the atomics' order contradicts the program)");
-    for (uint32_t k = 0; k < n; ++k) place[order[k]] = k;
-    std::vector<Event> events(n);
-    std::vector<uint16_t> new_lines(n);
-    std::vector<EventTime> times(t.times.empty() ? 0 : n);
-    for (uint32_t i = 0; i < n; ++i) {
-        Event e = t.events[i];
-        for (uint32_t& d : e.dep) d = d == kNoEvent ? kNoEvent : place[d];
-        events[place[i]] = e;
-        new_lines[place[i]] = lines[i];
-        if (!times.empty()) times[place[i]] = t.times[i];
-    }
-    t.events = std::move(events);
-    t.times = std::move(times);
-    lines = std::move(new_lines);
-    return place;
-}
-
 }  // namespace
 
 Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecord> recs, const InputData& input) {
@@ -388,8 +344,11 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         if (slot == 0 && chain.result_event != kNoEvent) last_atomic_out0 = list[chain.result_event];
     }
 
-    const std::vector<uint32_t> place = renumber_operands_first(t, t.lines);
-    if (last_atomic_out0 != kNoEvent) last_atomic_out0 = place[last_atomic_out0];
+    // The atomics' chain links follow the memory system's order, which can run against the steps (block 1's
+    // atomic at step 9 first, block 0's at step 7 after it): events move so that every operand comes first.
+    t.result_event = last_atomic_out0;
+    order_operands_first(t);
+    last_atomic_out0 = t.result_event;
 
     // ---- 6. the result: what last wrote out[0] -------------------------------------------------------------
     // Atomics on out[0] end with the chain's last; otherwise the store to out[0] in the last launch whose value
