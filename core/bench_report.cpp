@@ -59,9 +59,10 @@ template <class T> T optional_field(const json& j, const char* name, T fallback)
 }  // namespace
 
 const BenchResult* BenchReport::find(std::string_view variant, std::string_view dtype, uint64_t n,
-                                     std::string_view cache, std::string_view op) const {
+                                     std::string_view cache, std::string_view op, uint32_t offset) const {
     for (const BenchResult& b : results)
-        if (b.variant == variant && b.dtype == dtype && b.n == n && b.cache == cache && b.op == op) return &b;
+        if (b.variant == variant && b.dtype == dtype && b.n == n && b.cache == cache && b.op == op && b.offset == offset)
+            return &b;
     return nullptr;
 }
 
@@ -69,7 +70,8 @@ std::vector<std::pair<uint64_t, double>> BenchReport::series(std::string_view va
                                                              std::string_view cache, std::string_view op) const {
     std::vector<std::pair<uint64_t, double>> s;
     for (const BenchResult& b : results)
-        if (b.variant == variant && b.dtype == dtype && b.cache == cache && b.op == op) s.emplace_back(b.n, b.median_us);
+        if (b.variant == variant && b.dtype == dtype && b.cache == cache && b.op == op && b.offset == 0)
+            s.emplace_back(b.n, b.median_us);
     std::sort(s.begin(), s.end());
     return s;
 }
@@ -104,6 +106,7 @@ std::string bench_to_json(const BenchReport& r) {
         e["op"] = b.op;
         e["n"] = b.n;
         e["cache"] = b.cache;
+        if (b.offset) e["offset"] = b.offset;
         e["median_us"] = b.median_us;
         e["min_us"] = b.min_us;
         e["max_us"] = b.max_us;
@@ -111,6 +114,7 @@ std::string bench_to_json(const BenchReport& r) {
         e["gbps"] = b.gbps;
         e["abs_error"] = b.abs_error;
         e["tolerance"] = b.tolerance;
+        if (!b.round_medians_us.empty()) e["round_medians_us"] = b.round_medians_us;
         results.push_back(std::move(e));
     }
     j["results"] = std::move(results);
@@ -163,6 +167,14 @@ BenchReport bench_from_json(std::string_view text) {
         b.reps = optional_field<int>(e, "reps", 0);
         b.abs_error = optional_field<double>(e, "abs_error", 0);
         b.tolerance = optional_field<double>(e, "tolerance", 0);
+        b.offset = optional_field<uint32_t>(e, "offset", 0);
+        b.round_medians_us = optional_field<std::vector<double>>(e, "round_medians_us", {});
+        for (double m : b.round_medians_us)
+            if (!(m > 0)) throw Error("bench JSON: " + where + " has a round median that is not a positive time");
+        if (r.find(b.variant, b.dtype, b.n, b.cache, b.op, b.offset))
+            throw Error("bench JSON: " + where + " repeats the cell " + b.variant + " " + b.dtype + " " + b.op + " n=" +
+                        std::to_string(b.n) + " " + b.cache + (b.offset ? " offset " + std::to_string(b.offset) : "") +
+                        ": one row per cell");
         if (b.n == 0 || !(b.median_us > 0) || b.min_us > b.median_us || b.median_us > b.max_us)
             throw Error("bench JSON: " + where + " needs n > 0 and 0 < min_us <= median_us <= max_us");
         r.results.push_back(std::move(b));
@@ -175,12 +187,12 @@ BenchReport load_bench_file(const std::string& path) {
 }
 
 std::string bench_to_csv(const BenchReport& r) {
-    std::string out = "variant,dtype,op,n,cache,median_us,min_us,max_us,reps,gbps,abs_error,tolerance\n";
+    std::string out = "variant,dtype,op,n,cache,median_us,min_us,max_us,reps,gbps,abs_error,tolerance,offset\n";
     for (const BenchResult& b : r.results) {
         char line[256];
-        snprintf(line, sizeof line, "%s,%s,%s,%llu,%s,%.3f,%.3f,%.3f,%d,%.2f,%.3g,%.3g\n", b.variant.c_str(),
+        snprintf(line, sizeof line, "%s,%s,%s,%llu,%s,%.3f,%.3f,%.3f,%d,%.2f,%.3g,%.3g,%u\n", b.variant.c_str(),
                  b.dtype.c_str(), b.op.c_str(), static_cast<unsigned long long>(b.n), b.cache.c_str(), b.median_us,
-                 b.min_us, b.max_us, b.reps, b.gbps, b.abs_error, b.tolerance);
+                 b.min_us, b.max_us, b.reps, b.gbps, b.abs_error, b.tolerance, b.offset);
         out += line;
     }
     return out;

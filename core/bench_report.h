@@ -27,7 +27,9 @@ struct BenchResult {
     std::string op = "sum";     // sum | max | min
     uint64_t n = 0;             // elements
     std::string cache = "warm"; // warm (same buffer, repeated) | cold (L2 flushed before each rep)
-    double median_us = 0, min_us = 0, max_us = 0;
+    uint32_t offset = 0;        // elements the input starts past a 256-byte boundary (1: misaligned for vector loads)
+    double median_us = 0, min_us = 0, max_us = 0;  // over every repetition of every round
+    std::vector<double> round_medians_us;  // one median per round of the whole matrix (empty: one round, not kept)
     int reps = 0;
     double gbps = 0;            // bytes read (n * element size) / median time, in GB/s (1e9)
     double abs_error = 0;       // |result - reference| checked before timing
@@ -45,7 +47,7 @@ struct BenchReport {
     std::vector<std::string> failures;       // checks that failed (those cells were not timed)
 
     const BenchResult* find(std::string_view variant, std::string_view dtype, uint64_t n,
-                            std::string_view cache = "warm", std::string_view op = "sum") const;
+                            std::string_view cache = "warm", std::string_view op = "sum", uint32_t offset = 0) const;
     // (n, median_us) for one variant, sorted by n: a plotted series.
     std::vector<std::pair<uint64_t, double>> series(std::string_view variant, std::string_view dtype = "f32",
                                                     std::string_view cache = "warm",
@@ -61,6 +63,12 @@ struct BenchOptions {
     bool worked_example = true;               // 67,108,864 bf16 values summed in f32 (fast, cub)
     bool harris = true;                       // Harris's kernels 1-4 and 7 on 2^22 int32
     bool extra_types = false;                 // also fast vs cub for f64 sum and f32 max/min
+    // The fast path's matrix (issue 18): fast, fast-deterministic and cub only, for f32/f64/i32/bf16 sums and
+    // f32 max/min, at the powers of log2_sizes (aligned) and at odd_sizes (each starting one element past
+    // alignment), every cache mode, the whole matrix `rounds` times.
+    bool fast_matrix = false;
+    std::vector<uint64_t> odd_sizes;
+    int rounds = 1;
     int reps = 100;                           // timed repetitions per cell (fewer when one takes long)
     double max_seconds_per_cell = 2.0;        // cap on timed repetitions' total time per cell
     // Called between cells: what is being measured and the fraction done (0..1).
@@ -77,6 +85,22 @@ BenchReport load_bench_file(const std::string& path);
 
 // One row per result, a header line first.
 std::string bench_to_csv(const BenchReport& r);
+
+// The fast path against CUB in one cell, ratio = CUB median / fast median. With rounds: "win" when fast's slowest
+// round median beats CUB's fastest, "loss" the reverse, else "tie" (the difference is inside the run-to-run
+// spread). With one round: win/loss beyond 1% either way, else tie.
+struct CubComparison {
+    double ratio = 0;
+    std::string verdict;  // win | tie | loss
+};
+CubComparison compare_with_cub(const BenchResult& fast, const BenchResult& cub);
+
+// The Markdown that docs/bench/README.md (between its "generated" markers) and the other documents quote:
+// one table per type/op/cache of fast, fast-deterministic and CUB (min/median/max), the ratio and verdict,
+// GB/s and % of the datasheet, and the goals of issue 18 checked against the numbers.
+// part: "summary" (the goals, a few lines), "tables" (every cell) or "crossovers" (crossover_analysis as a
+// list, every cache mode). Throws rl::Error for another part.
+std::string bench_markdown(const BenchReport& r, std::string_view part);
 
 // The terminal table for one op/dtype/cache: rows are sizes, columns variants, cells the median in
 // microseconds; plus GB/s of the fastest and its fraction of the copy and datasheet bandwidth.

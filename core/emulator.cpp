@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/checker.h"
+#include "core/event_order.h"
 #include "core/exact_sum.h"
 
 namespace rl {
@@ -896,6 +897,9 @@ Trace emulate(const Schedule& s, const InputData& input, const EmulatorOptions& 
         case DType::I32: dispatch_op<int32_t>(s, input, options, t); break;
         default: dispatch_op<float>(s, input, options, t); break;
     }
+    // A replayed hardware order can make an atomic follow one emitted after it: renumbered as GPU traces are,
+    // so operands point to earlier events (the emulator's own order already does).
+    if (!options.atomic_positions.empty() && first_forward_operand(t) != kNoEvent) order_operands_first(t);
     attach_checked_hazards(t);  // hazards come from the rules alone, as for GPU traces
     if (t.result_event != kNoEvent) {
         t.result_value = t.events[t.result_event].value;

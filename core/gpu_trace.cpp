@@ -11,6 +11,7 @@
 #include "core/analysis.h"
 #include "core/emulator.h"  // fill_reference, identity_bits
 #include "core/error.h"
+#include "core/event_order.h"
 #include "core/ops.h"
 
 namespace rl {
@@ -227,6 +228,9 @@ Trace trace_from_gpu_records(const Schedule& s, const GpuLaunchShape& shape, con
         t.inputs.resize(input.size());
         for (size_t i = 0; i < input.size(); ++i) t.inputs[i] = input.value(i);
     }
+    // Slots are in lane order: a shuffle can name a later lane's slot, an atomic the one after it in
+    // hardware. Renumbered so every operand points to an earlier event, as trace files require.
+    order_operands_first(t);
     fill_reference(t, input);
     return t;
 }

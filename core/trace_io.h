@@ -9,11 +9,12 @@ namespace rl {
 
 constexpr int kTraceJsonVersion = 1;
 
-// Writes the trace as JSON (schema: docs/trace-format.md). analysis may be null (computed then).
+// Writes the trace as JSON (schema: docs/trace-format.md), renumbered first (core/event_order.h) if an operand
+// points to a later event.
 void write_trace_json(std::ostream& out, const Trace& t);
 // Reads a trace JSON document; throws rl::Error with a one-line reason on anything malformed.
 // Read as a stream (no whole text or document in memory), bounded by docs/limits.md; the events must fit the
-// schedule's launch and their operands form a DAG.
+// schedule's launch and each operand names an earlier event (a DAG by construction).
 Trace read_trace_json(std::istream& in);
 // A trace file: a regular file within the size limit, then read_trace_json.
 Trace read_trace_file(const std::string& path);

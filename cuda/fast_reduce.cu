@@ -12,12 +12,12 @@
 namespace rl::cuda {
 namespace {
 
-using KernelFn = void (*)(const void*, uint64_t, void*, void*, void*);
 
 // The launch shapes compiled: every type/op/mode gets the default (512 threads, 8 loads in
-// flight); f32 and bf16 sums, the ones the tuning sweep compares, also get 256 threads and 4 loads.
+// flight); the sums (f32, bf16, f64, i32), which the tuning sweep compares, also get 256 threads and 4 loads.
 template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll) {
-    constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>>;
+    constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>> || std::is_same_v<OpT, SumOp<double>> ||
+                            std::is_same_v<OpT, SumOp<int32_t>>;
     if (threads == 512 && unroll == 8) return (const void*)fast::reduce<OpT, Elem, 512, 8, kDet>;
     if constexpr (kTuned) {
         if (threads == 512 && unroll == 4) return (const void*)fast::reduce<OpT, Elem, 512, 4, kDet>;
@@ -46,6 +46,8 @@ const void* kernel_for(DType type, Op op, FastMode mode, int threads, int unroll
         case DType::F32: return kernel_for<float, float>(op, mode, threads, unroll);
         case DType::BF16: return kernel_for<float, uint16_t>(op, mode, threads, unroll);
         case DType::F64: return kernel_for<double, double>(op, mode, threads, unroll);
+        case DType::I32:  // sums only: integer max/min have no row in the matrix
+            return op == Op::Sum ? kernel_for<SumOp<int32_t>, int32_t>(mode, threads, unroll) : nullptr;
         default: return nullptr;
     }
 }
@@ -62,8 +64,17 @@ struct FastReducer::Impl {
     void* partials = nullptr;  // max_grid accumulators
 };
 
+FastConfig default_fast_config(DType type, Op op) {
+    // Chosen by `rlab bench --tune` on the H200 (docs/bench/h200-2026-12-01-tuning.md): 512 threads with 8
+    // loads of 16 bytes in flight and 4 blocks per SM, except f64, whose misaligned 3e8 sum lost 2-6% to CUB
+    // with 4 blocks per SM and tied it with 4 loads and 2 blocks (2^24 unchanged within the spread).
+    if (type == DType::F64 && op == Op::Sum) return FastConfig{512, 4, 2};
+    return FastConfig{512, 8, 4};
+}
+
 FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
+    if (config.threads == 0) config = default_fast_config(type, op);
     m.config = config;
     m.kernel = kernel_for(type, op, mode, config.threads, config.unroll);
     if (!m.kernel)
@@ -83,7 +94,8 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     RL_CUDA(cudaMalloc(&m.partials, size_t(m.max_grid) * m.acc_bytes));
     // The scratch word starts at the identity and the ticket at zero; each launch leaves them so.
     unsigned char init[16] = {};
-    const uint64_t id = type == DType::F64 ? (op == Op::Sum ? pack_value(SumOp<double>::identity())
+    const uint64_t id = type == DType::I32 ? pack_value(SumOp<int32_t>::identity())
+                        : type == DType::F64 ? (op == Op::Sum ? pack_value(SumOp<double>::identity())
                                               : op == Op::Max ? pack_value(MaxOp<double>::identity())
                                                               : pack_value(MinOp<double>::identity()))
                                            : (op == Op::Sum ? pack_value(SumOp<float>::identity())
@@ -115,15 +127,21 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
         throw Error("the fast path's input must be aligned to its element size");
     void* scratch = m.scratch;
     void* partials = m.partials;
-    void* args[] = {const_cast<void**>(&device_input), &n, &partials, &scratch, &device_output};
+    // Each block's contiguous share of the 16-byte vectors (an upper bound on their count: blocks past
+    // the end find nothing), in whole block widths.
+    const uint32_t grid = grid_for(n);
+    const uint64_t vectors = n / uint64_t(m.elems_per_vector) + 1;
+    const uint64_t threads = uint64_t(m.config.threads);
+    uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
+    void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};
     // (A 256-thread kernel for small inputs was tried on the H200: 2^12 took 5.47 us instead of
     // 4.54 us with the launch queued, so one shape serves every size; docs/bench/README.md.)
-    RL_CUDA(cudaLaunchKernel(m.kernel, dim3(grid_for(n)), dim3(m.config.threads), args, 0,
+    RL_CUDA(cudaLaunchKernel(m.kernel, dim3(grid), dim3(m.config.threads), args, 0,
                              static_cast<cudaStream_t>(stream)));
 }
 
 std::string FastReducer::supported() {
-    return "types f32|bf16|f64, ops sum|max|min, threads 512 with 8 loads in flight; f32 and bf16 sums also "
+    return "types f32|bf16|f64 (sum|max|min) and i32 (sum), threads 512 with 8 loads in flight; sums also "
            "256 threads and 4 loads";
 }
 

@@ -13,15 +13,18 @@ namespace rl::cuda {
 // order (bit-identical on every run for the same n and configuration).
 enum class FastMode { Atomic, Deterministic };
 
-// Launch shape. The defaults were chosen by `rlab bench --tune` on an H200 (docs/bench/).
+// Launch shape; threads == 0 means the type's and operator's policy (default_fast_config).
 struct FastConfig {
-    int threads = 512;       // 256 or 512
+    int threads = 0;         // 256 or 512
     int unroll = 8;          // 16-byte loads in flight per thread: 4 or 8
     int blocks_per_sm = 4;   // grid = SMs * blocks_per_sm (fewer when n is small)
 };
 
-// Reduces `n` elements of `type` (f32, bf16 or f64) at a device pointer into one value of the
-// accumulator type (f32 for f32 and bf16, f64 for f64) at a device pointer, in one kernel launch.
+// The launch shape per element type and operator (the policy `rlab bench --tune` chose on the H200, docs/bench/).
+FastConfig default_fast_config(DType type, Op op);
+
+// Reduces `n` elements of `type` (f32, bf16, f64; i32 sums) at a device pointer into one value of the
+// accumulator type (f32 for f32 and bf16, f64 for f64, i32 for i32) at a device pointer, in one kernel launch.
 // Holds the few bytes of scratch its launches share (a ticket, a word, block partials), which every
 // launch leaves reset, so launches need no memset in between. One launch at a time per reducer.
 class FastReducer {

@@ -4,9 +4,13 @@
 # and the benchmarks; everything lands in $OUT with report.md as the summary.
 # Needs the header-only dependencies in .deps/ (scripts/prepare-gpu-deps.sh makes it).
 # Modes (RLAB_GPU_ONLY): corpus (build, record the trace corpus, divergent-shuffle on the hardware),
-# tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, bench,
-# final, lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
-# commit its contents under lessons/recorded/); none: everything. The corpus lands as $OUT/gpu-corpus.tar.gz
+# tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, fast-matrix
+# (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), bench,
+# final, session (student suites, fast-path tests and the recorded --fast-matrix, then the other gpu tests),
+# lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
+# commit its contents under lessons/recorded/), student (a student's kernel on the GPU: build the runner and its
+# tests, run the student suites against the emulator, compute-sanitizer on README's example; $OUT/student-tests.log,
+# $OUT/student-traces.tar.gz); none: everything. The corpus lands as $OUT/gpu-corpus.tar.gz
 # (commit its contents under tests/data/gpu-corpus/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +29,9 @@ rlab=build/gpu/app/cli/rlab
 echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
-case "${RLAB_GPU_ONLY:-}" in corpus | tests) targets=(--target rlab rlab_gpu_tests) ;; lessons) targets=(--target rlab) ;; esac
+case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix) targets=(--target rlab rlab_gpu_tests) ;; lessons) targets=(--target rlab) ;;
+  student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;;
+  session) targets=(--target rlab rlab_gpu_tests rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
 [ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests)
 if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs" "${targets[@]}"; } >"$OUT/build.log" 2>&1; then
@@ -79,6 +85,64 @@ if [ "${RLAB_GPU_ONLY:-}" = lessons ]; then
   cat "$report"; exit 0
 fi
 
+# A student's kernel (include/rlab/kernel.h) on the GPU: the NVRTC compiles and the GPU-against-emulator suites,
+# README's example and the exercise solutions recorded on both backends (one tar), compute-sanitizer on the example.
+# One call for a session's end: the student-kernel suites, the fast path's exact tests and its recorded matrix
+# ($OUT/bench-fast.json), then every other gpu-labelled test in the time left of the call's 10 minutes.
+if [ "${RLAB_GPU_ONLY:-}" = session ]; then
+  start=$SECONDS
+  timeout 200 ctest --preset gpu -R '^(NVRTC|student kernel on the GPU): ' --output-on-failure -V >"$OUT/student-tests.log" 2>&1
+  { echo "## student kernel tests: exit $? ($((SECONDS - start))s)"
+    grep -E "tests passed|Test +#.*(Passed|Failed|Skipped|\*\*\*)|ERROR|CHECK|REQUIRE|values:" "$OUT/student-tests.log" | head -60; } >>"$report"
+  build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*,rlab bench --fast-matrix*" >"$OUT/fast-tests.log" 2>&1
+  echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -20 >>"$report"
+  timeout 150 $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
+    --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
+  { echo "## rlab bench --fast-matrix (exit $?, at ${SECONDS}s)"; tail -2 "$OUT/bench-fast.err"
+    [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
+  left=$((580 - SECONDS)); [ "$left" -lt 30 ] && left=30
+  timeout "$left" ctest --preset gpu -L gpu -E '^(NVRTC|student kernel on the GPU): |fast path|fast-matrix' -j 3 \
+    --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
+  code=$?
+  [ "$code" -eq 124 ] && echo "## gpu tests: STOPPED after ${left}s (the call's limit); the log has what ran" >>"$report"
+  echo "## other gpu tests: exit $code (whole call ${SECONDS}s)" >>"$report"
+  grep -E "tests passed|Test +#.*(Failed|\*\*\*)|SKIPPED|ERROR|CHECK" "$OUT/gpu-tests.log" | head -80 >>"$report"
+  cat "$report"; exit 0
+fi
+
+if [ "${RLAB_GPU_ONLY:-}" = student ]; then
+  echo "== student kernels"
+  start=$SECONDS
+  left=$((450 - SECONDS)); [ "$left" -lt 60 ] && left=60  # the device call's 10 minutes hold build, tests and the rest
+  timeout "$left" ctest --preset gpu -R '^(NVRTC|student kernel on the GPU): ' --output-on-failure -V >"$OUT/student-tests.log" 2>&1
+  code=$?
+  [ "$code" -eq 124 ] && echo "## student tests: STOPPED after ${left}s; the log has what ran" >>"$report"
+  { echo "## student kernel tests: exit $code ($((SECONDS - start))s)"
+    grep -E "tests passed|Test +#.*(Passed|Failed|Skipped|\*\*\*)|ERROR|CHECK|REQUIRE|logged|values:" "$OUT/student-tests.log" | head -120; } >>"$report"
+  runner=build/gpu/student/rlab-kernel-runner dir=$OUT/student-traces
+  rm -rf "$dir" && mkdir -p "$dir"
+  awk '/^```cuda$/{f=1; next} /^```$/{if (f) exit} f' README.md >"$dir/readme_example.cu"
+  echo "## README's example and the solutions, recorded on both backends" >>"$report"
+  for f in "$dir/readme_example.cu" lessons/exercises/*/solution.cu; do
+    [ "$SECONDS" -gt 520 ] && break
+    name=$(basename "$(dirname "$f")"); [ "$f" = "$dir/readme_example.cu" ] && name=readme_example
+    for b in cpu cuda; do
+      timeout 20 "$runner" "$f" --out "$dir/$name-$b.json" --n 256 --block 64 --input uniform --seed 3 --backend "$b" \
+        >"$dir/$name-$b.log" 2>&1
+      echo "- $name --backend $b: exit $? $(head -c 300 "$dir/$name-$b.log")" >>"$report"
+    done
+  done
+  echo "## compute-sanitizer on README's example (--backend cuda)" >>"$report"
+  for tool in memcheck synccheck; do
+    [ "$SECONDS" -gt 540 ] && break
+    timeout 25 compute-sanitizer --tool "$tool" --print-limit 5 "$runner" "$dir/readme_example.cu" --out "$dir/sanitized-$tool.json" \
+      --n 1000 --block 256 --backend cuda >"$dir/sanitizer-$tool.txt" 2>&1
+    echo "- $tool: exit $? $(grep -E "SUMMARY" "$dir/sanitizer-$tool.txt" | head -2 | tr '\n' ' ')" >>"$report"
+  done
+  tar -czf "$OUT/student-traces.tar.gz" -C "$dir" . && rm -rf "$dir"
+  cat "$report"; exit 0
+fi
+
 if [ "${RLAB_GPU_ONLY:-}" = corpus ]; then
   record_corpus
   divergent_shuffle
@@ -118,6 +182,22 @@ if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch s
   timeout 200 $rlab bench --tune --sizes 28 --reps 20 >"$OUT/tune.txt" 2>&1
   { echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
   run_bench --variants fast,fast-deterministic,cub,atomic-block,two-pass --reps 30 --no-harris
+  cat "$report"; exit 0
+fi
+
+# The fast path's matrix (issue 18): its exact GPU tests, the launch-shape sweep, then fast, deterministic and CUB over
+# every type at every power 2^10..2^30 and odd sizes (misaligned), warm and cold, three rounds: $OUT/bench-fast.json.
+if [ "${RLAB_GPU_ONLY:-}" = fast-matrix ]; then
+  build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*,rlab bench --fast-matrix*" >"$OUT/fast-tests.log" 2>&1
+  echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"
+  timeout 150 $rlab bench --tune --sizes 28 --reps 50 >"$OUT/tune.txt" 2>&1
+  { echo "## rlab bench --tune (exit $?)"; echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
+  left=$((575 - SECONDS)); [ "$left" -lt 60 ] && left=60
+  timeout "$left" $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
+    --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
+  code=$?
+  { echo "## rlab bench --fast-matrix (exit $code, whole call ${SECONDS}s)"; tail -3 "$OUT/bench-fast.err"
+    [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
   cat "$report"; exit 0
 fi
 

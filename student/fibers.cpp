@@ -21,7 +21,7 @@ namespace rl::student {
 
 FiberPool::~FiberPool() {
     for (Fiber& f : fibers_)
-        if (f.stack) munmap(f.stack, kStackBytes);
+        if (f.stack) munmap(static_cast<char*>(f.stack) - kGuardBytes, kStackBytes + kGuardBytes);
 }
 
 void FiberPool::trampoline(unsigned lo, unsigned hi) {
@@ -40,11 +40,13 @@ void FiberPool::reset(size_t count, Entry entry, void* const* args) {
     for (size_t i = 0; i < count; ++i) {
         Fiber& f = fibers_[i];
         if (!f.stack) {
-            f.stack = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-            if (f.stack == MAP_FAILED) {
-                f.stack = nullptr;
+            // A guard page below each stack: a kernel's runaway recursion faults (SIGSEGV, reported by the
+            // caller) instead of writing over the neighbouring thread's stack.
+            void* m = mmap(nullptr, kStackBytes + kGuardBytes, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m == MAP_FAILED || mprotect(m, kGuardBytes, PROT_NONE) != 0)
                 throw Error("cannot allocate the stacks of " + std::to_string(count) + " emulated threads");
-            }
+            f.stack = static_cast<char*>(m) + kGuardBytes;
         }
         f.arg = args[i];
         getcontext(&f.ctx);

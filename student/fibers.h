@@ -12,6 +12,7 @@ class FiberPool {
 public:
     using Entry = void (*)(void* arg);
     static constexpr size_t kStackBytes = 256 * 1024;
+    static constexpr size_t kGuardBytes = 64 * 1024;  // a multiple of every page size Linux uses here
 
     FiberPool() = default;
     ~FiberPool();

@@ -64,15 +64,17 @@ bool header_dir_ok(const std::string& dir) { return !dir.empty() && fs::exists(f
 
 std::string kernel_include_dir() {
     if (const char* d = std::getenv("RLAB_INCLUDE_DIR"); d && header_dir_ok(d)) return d;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
 #ifdef RLAB_BUILD_INCLUDE_DIR
-    if (header_dir_ok(RLAB_BUILD_INCLUDE_DIR)) return RLAB_BUILD_INCLUDE_DIR;
+    // The source tree's header for a runner of the build tree; an installed runner uses the installed header.
+    if (!ec && exe.string().rfind(RLAB_BUILD_DIR "/", 0) == 0 && header_dir_ok(RLAB_BUILD_INCLUDE_DIR))
+        return RLAB_BUILD_INCLUDE_DIR;
 #endif
 #ifdef RLAB_INSTALL_INCLUDE_DIR
     if (header_dir_ok(RLAB_INSTALL_INCLUDE_DIR)) return RLAB_INSTALL_INCLUDE_DIR;
 #endif
     // An installed tree moved elsewhere: PREFIX/libexec/reduction-lab/rlab-kernel-runner -> PREFIX/include.
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
         const fs::path guess = exe.parent_path().parent_path().parent_path() / "include";
         if (header_dir_ok(guess.string())) return guess.string();
@@ -137,8 +139,12 @@ HostCompile compile_host_kernel(const std::string& file, const std::string& sour
     }
     std::vector<std::string> argv{compiler};
     argv.insert(argv.end(), kFlags.begin(), kFlags.end());
+    // g++ reports a static_assert in RL_ENTRY at the header's macro; this puts it on the student's kernel line.
+    std::error_code real_ec;
+    const std::string real = fs::canonical(find_on_path(compiler), real_ec).filename().string();
+    if (real.find("clang") == std::string::npos) argv.push_back("-ftrack-macro-expansion=0");
     argv.insert(argv.end(), {"-I" + include, "-o", tmp.string(), "-x", "c++", src.string()});
-    ProcessResult r = run_process(argv, 120.0);
+    ProcessResult r = run_process(argv, 120.0, false);
     fs::remove(src, ec);
     out.log = r.output;
     out.diagnostics = parse_diagnostics(r.output);

@@ -5,6 +5,7 @@
 // move the kernel hangs. Records follow core/student_record.h so the GPU's records of the same kernel match.
 #include "student/host_runtime.h"
 #include <dlfcn.h>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "rlab/detail/host_abi.h"
 #include "rlab/detail/record_flags.h"
 #include "student/fibers.h"
+#include "student/launch_plan.h"
 
 namespace rl::student {
 namespace {
@@ -58,20 +60,14 @@ template <class A> uint64_t combine_as(int op, uint64_t a, uint64_t b) {
     }
 }
 
-uint64_t combine_bits(DType type, int op, uint64_t a, uint64_t b) {
+// --op witness: every combine (whatever the kernel wrote) merges element ranges, so an out-of-order merge shows.
+uint64_t combine_bits(DType type, Op run_op, int op, uint64_t a, uint64_t b) {
+    if (run_op == Op::Witness)
+        return pack_value(WitnessOp::combine(unpack_value<WitnessValue>(a), unpack_value<WitnessValue>(b)));
     switch (type) {
         case DType::F64: return combine_as<double>(op, a, b);
         case DType::I32: return combine_as<int32_t>(op, a, b);
         default: return combine_as<float>(op, a, b);
-    }
-}
-
-template <class A> uint64_t identity_as(Op op) {
-    switch (op) {
-        case Op::Max: return pack_value(MaxOp<A>::identity());
-        case Op::Min: return pack_value(MinOp<A>::identity());
-        case Op::Prod: return pack_value(ProdOp<A>::identity());
-        default: return pack_value(SumOp<A>::identity());
     }
 }
 
@@ -101,16 +97,14 @@ struct Launch {
     uint32_t counter = 0;
     uint64_t identity = 0, poison = 0;
     bool stopped = false;
-    bool on_fiber = false;  // false: on the scheduler's stack (a completing shuffle records for its lanes)
 
-    struct Stop {};  // thrown on the scheduler's stack only
+    // Ends the launch: thrown on the failing thread's fiber (caught in thread_entry, so its frames unwind and
+    // free what they hold) or on the scheduler's stack (caught in run()).
+    struct Stop {};
 
     Launch(const rl_host_kernel& k, const LaunchInput& li, LaunchOutput& lo) : kernel(k), in(li), out(lo) {
-        switch (in.type) {
-            case DType::F64: identity = identity_as<double>(in.op); poison = kPoisonBits; break;
-            case DType::I32: identity = identity_as<int32_t>(in.op); poison = kPoisonBits & 0xffffffffu; break;
-            default: identity = identity_as<float>(in.op); poison = kPoisonBits & 0xffffffffu; break;
-        }
+        identity = identity_bits(in.type, in.op);
+        poison = in.type == DType::F64 || in.op == Op::Witness ? kPoisonBits : kPoisonBits & 0xffffffffu;
         out.out = in.out;
         api.abi = RL_HOST_ABI;
         api.rt = this;
@@ -144,8 +138,7 @@ struct Launch {
     [[noreturn]] void fail(const std::string& message) {
         if (out.error.empty()) out.error = message;
         stopped = true;
-        if (!on_fiber) throw Stop{};
-        pool.finish();
+        throw Stop{};
     }
     // Stops the thread before a memory access, so the warp's lanes all reach it before any performs it.
     void access(int line) {
@@ -202,6 +195,7 @@ struct Launch {
     }
     static rl_val cb_constant(void* rt, uint64_t bits, int line) {
         Launch& l = L(rt);
+        if (l.in.op == Op::Witness) bits = l.identity;  // a constant covers no element
         const uint8_t fl = bits == l.identity ? kIdentity : 0;
         return make_val(bits, l.record(EventKind::IdentityFill, fl, 0, 0, kNone, kNone, bits, line), fl);
     }
@@ -210,16 +204,32 @@ struct Launch {
         return make_val(l.poison, l.record(EventKind::IdentityFill, kUndefined, 0, 0, kNone, kNone, l.poison, line),
                         kUndefined);
     }
+    static bool leaf(const StudentRecord& r) {
+        return r.kind == EventKind::Load || r.kind == EventKind::SharedLoad || r.kind == EventKind::PartialLoad ||
+               r.kind == EventKind::IdentityFill;
+    }
+    // Operands in left-to-right order whatever the compiler: g++ evaluates `s[i] + s[j]` right to left, clang and
+    // NVRTC left to right. When the two operands are this thread's last two records, leaf values made right to
+    // left, they swap places in the thread's program order (the GPU's records of the same line then match).
+    void left_to_right(const rl_val& a, const rl_val& b) {
+        if (a.ev == kNone || b.ev == kNone || a.ev <= b.ev || b.ev < in.record_base) return;
+        StudentRecord &ra = at(a.ev), &rb = at(b.ev);
+        if (ra.block != block || rb.block != block || ra.thread != cur->tid || rb.thread != cur->tid) return;
+        if (ra.seq != rb.seq + 1 || ra.seq + 1 != cur->seq || !leaf(ra) || !leaf(rb)) return;
+        std::swap(ra.seq, rb.seq);
+    }
     static rl_val cb_combine(void* rt, int op, rl_val a, rl_val b, int line) {
         Launch& l = L(rt);
         l.used(op);
-        const uint64_t v = combine_bits(l.in.type, op, a.bits, b.bits);
+        l.left_to_right(a, b);
+        const uint64_t v = combine_bits(l.in.type, l.in.op, op, a.bits, b.bits);
         const uint8_t fl = combined_flags(a.flags, b.flags);
         return make_val(v, l.record(EventKind::Combine, fl, 0, 0, a.ev, b.ev, v, line), fl);
     }
 
     // ---- global memory -----------------------------------------------------------------------------------
     uint64_t element(uint64_t i) const {
+        if (in.op == Op::Witness) return pack_value(WitnessValue{uint32_t(i), uint32_t(i)});
         const InputData& d = *in.input;
         switch (in.type) {
             case DType::F64: return pack_value(d.f64[i]);
@@ -282,7 +292,7 @@ struct Launch {
         l.used(op);
         SlotState& s = l.out.out[size_t(b)];
         const SlotState old = s;
-        const uint64_t now = combine_bits(l.in.type, op, old.bits, v.bits);
+        const uint64_t now = combine_bits(l.in.type, l.in.op, op, old.bits, v.bits);
         const uint8_t fl = uint8_t(v.flags | (old.flags & kTaintFlags));
         // The chain (dep[0]) and the position (aux) come from atomic_old in the assembly, as on the GPU.
         const uint32_t ev = l.record(EventKind::Atomic, fl, uint32_t(b), 0, kNone, v.ev, now, line);
@@ -378,7 +388,11 @@ struct Launch {
     static void thread_entry(void* arg) {
         ThreadState& t = *static_cast<ThreadState*>(arg);
         Launch& l = *t.launch;
-        l.kernel.run_thread(l.in.n);
+        try {
+            l.kernel.run_thread(l.in.n);
+        } catch (const Stop&) {
+            return;  // a kernel error: stopped is set, the scheduler ends the launch
+        }
         t.wait = Wait::Exited;
         --l.live;
     }
@@ -387,9 +401,7 @@ struct Launch {
         t.wait = Wait::Run;
         cur = &t;
         view.thread_idx = {t.tid, 0, 0};
-        on_fiber = true;
         pool.resume(t.tid);
-        on_fiber = false;
         cur = nullptr;
     }
 
@@ -508,8 +520,8 @@ struct Launch {
             i = j;
         }
         if (out.error.empty())
-            out.error = "the kernel hangs in block " + std::to_string(block) + (in.launch ? " of the lab's second launch" : "") +
-                        ": " + what + " (a shuffle waits for a lane that waits elsewhere, or a barrier not every thread reaches)";
+            out.error = "the kernel hangs: in block " + std::to_string(block) + (in.launch ? " of the lab's second launch" : "") +
+                        ", " + what + " (a shuffle waits for a lane that waits elsewhere, or a barrier not every thread reaches)";
         stopped = true;
     }
 

@@ -9,6 +9,33 @@
 #include "core/ops.h"
 #include "core/student_record.h"
 
+// What each backend records (the CPU runtime, student/host_runtime.cpp, is the reference; the GPU matches it):
+//   seq      the thread's program order in its launch (retracted loads may leave gaps: compact_records closes them)
+//   Load     in[i] in launch 0: aux = i (0xffffffff when negative or past 32 bits), detail = k-th Load of the
+//            thread, value = the element; outside [0, n): flags kUndefined, value kPoisonBits truncated to T
+//   PartialLoad  in[i] in launch 1 (aux = i, dep[0] = the writer of partial i) or out[b] read (aux = b,
+//            dep[0] = the slot's last writer, none while it holds the starting identity); detail = k-th PartialLoad
+//   IdentityFill rl::identity<T>() or a constant (value = its bits; kIdentity when they are the identity's);
+//            `rl::Value<T> v;`: kUndefined with the poison bits
+//   Combine  dep[0] = left operand, dep[1] = right, value = op(a, b), flags = combined_flags. When the two
+//            operands are the thread's last two records, leaf values (loads, fills) made right to left (g++'s
+//            order for s[i] + s[j]), they swap seq: program order is left to right whatever the compiler
+//   --op witness  every combine and atomic is WitnessOp::combine; a Load's value is {i, i}; a constant (and
+//            rl::identity) is the empty range; poison is the full kPoisonBits
+//   Shuffle  aux = mask, detail = (arg & 0xff) | min(source lane, 255) << 8 where source lane = lane + delta (down,
+//            even past the width: the own value is read), lane - delta (up; the own lane when below the segment),
+//            lane ^ arg (xor), the segment's lane arg (idx); dep[0] = the source's value record; a source that did
+//            not take part: kUndefined, poison, dep none; group = k-th shuffle of the lane
+//   SharedStore/SharedLoad  detail = slot (a thread's rl::Shared arrays numbered in construction order);
+//            a load of a slot no thread of the block stored: kUndefined, poison, dep none
+//   Barrier  one per arriving thread: detail = line, group = k-th __syncthreads of the thread
+//   WarpSync one per arriving lane: aux = mask, group = k-th __syncwarp of the lane
+//   BlockPartial  out[b] = v: aux = b, dep[0] = v (the assembly names the FinalStore)
+//   Atomic   detail = b, dep[1] = v, dep[0] none and aux 0 (the assembly chains them from atomic_old),
+//            value = memory after the atomic, atomic_old = before
+//   Ticket   aux = atomic_old = the counter before, value = the run's identity; Fence: value = the identity
+//   line     the student's source line of the call; launch 0 or 1; the left side of s[i] = v / out[b] = v /
+//            &out[b] is a load flagged RL_RETRACTED_RECORD (rlab/detail/record_flags.h), dropped by compact_records
 namespace rl::student {
 
 // A global out slot (or the Counter-free memory the second launch reads): packed value, flags, and the record

@@ -110,7 +110,7 @@ KernelOutcome run_kernel(const KernelRequest& request) {
     for (const auto& [name, value] : schedule_fields(s))
         if (name == "input" || name == "seed" || (name == "op" && request.op_given)) argv.insert(argv.end(), {"--" + name, value});
 
-    const ProcessResult r = run_process(argv, request.time_limit_s + kCompileAllowanceS);
+    const ProcessResult r = run_process(argv, request.time_limit_s + kCompileAllowanceS, true);
     std::error_code ec;
     if (!r.started) {
         fs::remove_all(dir, ec);

@@ -29,15 +29,16 @@ template <class A> uint64_t identity_as(Op op) {
     }
 }
 
+}  // namespace
+
 uint64_t identity_bits(DType type, Op op) {
+    if (op == Op::Witness) return pack_value(WitnessOp::identity());
     switch (type) {
         case DType::F64: return identity_as<double>(op);
         case DType::I32: return identity_as<int32_t>(op);
         default: return identity_as<float>(op);
     }
 }
-
-}  // namespace
 
 std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_t first) {
     const size_t count = records.size() - first;
@@ -82,11 +83,13 @@ std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_
 }
 
 PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_given, Backend which,
-                         const std::string& kernel_file) {
+                         const std::string& kernel_file, const std::function<void()>& launches_done) {
     schedule.type = backend.element();
     schedule.items = 1;
-    if (op_given && schedule.op != Op::Sum && schedule.op != Op::Max && schedule.op != Op::Min && schedule.op != Op::Prod)
-        throw Error("--op " + std::string(to_string(schedule.op)) + ": a student's kernel runs sum, max, min or prod");
+    if (op_given && schedule.op != Op::Sum && schedule.op != Op::Max && schedule.op != Op::Min && schedule.op != Op::Prod &&
+        schedule.op != Op::Witness)
+        throw Error("--op " + std::string(to_string(schedule.op)) +
+                    ": a student's kernel runs sum, max, min, prod, or witness (element ranges, to check the order)");
     if (!op_given) schedule.op = Op::Sum;
     if (std::string why = validate(schedule); !why.empty()) throw Error(why);
     if (schedule.n > 0x7fffffffull)
@@ -151,6 +154,7 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
         for (SlotState& s : slots)
             if (s.writer != kNoEvent) s.writer = map[s.writer];
     }
+    if (launches_done) launches_done();
     // Stores stay BlockPartial: the assembly names the FinalStore (the last launch's store whose value out[0] holds).
     StudentRun run;
     run.schedule = schedule;

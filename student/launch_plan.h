@@ -2,6 +2,7 @@
 // the first launch, the operator the kernel combines with, the lab's second launch over block partials, the
 // and the records made ready for core's trace_from_student_records.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 #include "core/student_record.h"
@@ -10,6 +11,10 @@
 #include "student/kernel_backend.h"
 
 namespace rl::student {
+
+// The packed identity of a student run's operator (sum, max, min, prod) for its element type: out's starting
+// value and what rl::identity<T>() records.
+uint64_t identity_bits(DType type, Op op);
 
 // Drops the loads flagged RL_RETRACTED_RECORD (the left side of s[i] = v / out[b] = v) from the records
 // [first, end), renumbers what follows (seq, a thread's k-th Load and PartialLoad) and every dep, and returns
@@ -25,7 +30,9 @@ struct PlanOutcome {
 
 // Runs the kernel's launches on `backend`. schedule: n, block, grid (0: ceil(n / block)), input, seed, and op
 // when op_given (else the operator of the kernel's first combine or atomic). Throws rl::Error for a bad schedule.
+// launches_done runs after the last launch, before the assembly (the runner stops its time limit there: a large
+// trace's assembly is no fault of the kernel).
 PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_given, Backend which,
-                         const std::string& kernel_file);
+                         const std::string& kernel_file, const std::function<void()>& launches_done = {});
 
 }  // namespace rl::student

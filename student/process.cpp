@@ -36,7 +36,7 @@ std::string find_on_path(const std::string& name) {
     return {};
 }
 
-ProcessResult run_process(const std::vector<std::string>& argv, double time_limit_s, size_t max_output) {
+ProcessResult run_process(const std::vector<std::string>& argv, double time_limit_s, bool own_group, size_t max_output) {
     ProcessResult r;
     const std::string program = find_on_path(argv.at(0));
     if (program.empty()) {
@@ -57,8 +57,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, double time_limi
     posix_spawn_file_actions_adddup2(&actions, out_fd, 2);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
+    if (own_group) {
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attr, 0);
+    }
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -81,7 +83,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double time_limi
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (time_limit_s > 0 && elapsed >= time_limit_s && !r.timed_out) {
             r.timed_out = true;
-            kill(-pid, SIGKILL);
+            if (own_group) kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
         }
         std::this_thread::sleep_for(pause);

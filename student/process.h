@@ -15,8 +15,12 @@ struct ProcessResult {
     std::string output;     // its stdout and stderr (at most max_output bytes, the end kept)
 };
 
-// argv[0] is the program: a path, or a name looked up on PATH. time_limit_s <= 0: no limit.
-ProcessResult run_process(const std::vector<std::string>& argv, double time_limit_s, size_t max_output = 1 << 20);
+// argv[0] is the program: a path, or a name looked up on PATH. time_limit_s <= 0: no limit. own_group: the child
+// leads a process group of its own, and the time limit kills that whole group (the runner and the compiler it
+// started); false keeps the child in the caller's group (the compiler under the runner, so the runner's caller
+// reaches it too).
+ProcessResult run_process(const std::vector<std::string>& argv, double time_limit_s, bool own_group,
+                          size_t max_output = 1 << 20);
 
 // The first of `names` found on PATH (or the path itself when it names an executable), else empty.
 std::string find_on_path(const std::string& name);

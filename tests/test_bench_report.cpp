@@ -165,7 +165,7 @@ TEST_CASE("bench CSV: a header, then one row per result") {
     BenchReport r;
     r.results = {result("cub", 1024, 5.5), result("fast", 4096, 3.25)};
     const std::string csv = bench_to_csv(r);
-    CHECK(csv.rfind("variant,dtype,op,n,cache,median_us,min_us,max_us,reps,gbps,abs_error,tolerance\n", 0) == 0);
+    CHECK(csv.rfind("variant,dtype,op,n,cache,median_us,min_us,max_us,reps,gbps,abs_error,tolerance,offset\n", 0) == 0);
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);
     CHECK(csv.find("\ncub,f32,sum,1024,warm,5.500,4.950,6.050,20,") != std::string::npos);
     CHECK(csv.find("\nfast,f32,sum,4096,warm,3.250,") != std::string::npos);
@@ -199,4 +199,51 @@ TEST_CASE("find_recorded_bench honours RLAB_BENCH_FILE, else walks up to docs/be
     CHECK(find_recorded_bench((root / "a").string()) == kFixture);
     unsetenv("RLAB_BENCH_FILE");
     fs::remove_all(root);
+}
+
+TEST_CASE("bench JSON: one row per cell (variant, type, op, n, cache, start); offsets and round medians round-trip") {
+    BenchReport r;
+    r.device = "d", r.driver = "1", r.cuda = "13", r.date = "2026-12-01T00:00:00Z";
+    BenchResult a = result("fast", 1001, 5.0);
+    a.offset = 1;
+    a.round_medians_us = {4.9, 5.0, 5.2};
+    r.results.push_back(a);
+    r.results.push_back(result("fast", 1001, 6.0));  // the aligned cell of the same size: a different cell
+    const BenchReport back = bench_from_json(bench_to_json(r));
+    REQUIRE(back.results.size() == 2);
+    CHECK(back.find("fast", "f32", 1001, "warm", "sum", 1)->round_medians_us == a.round_medians_us);
+    CHECK(back.find("fast", "f32", 1001)->offset == 0);
+    r.results.push_back(result("fast", 1001, 7.0));  // the aligned cell again
+    CHECK_THROWS_WITH_AS(bench_from_json(bench_to_json(r)), doctest::Contains("one row per cell"), Error);
+}
+
+TEST_CASE("fast against CUB: a difference inside the rounds' spread is a tie, not a win") {
+    BenchResult f = result("fast", 1 << 20, 10.0), c = result("cub", 1 << 20, 10.5);
+    f.round_medians_us = {9.8, 10.0, 10.6};
+    c.round_medians_us = {10.3, 10.5, 10.7};
+    CHECK(compare_with_cub(f, c).verdict == "tie");  // fast's slowest round (10.6) is not below CUB's fastest (10.3)
+    f.round_medians_us = {9.8, 10.0, 10.2};
+    CHECK(compare_with_cub(f, c).verdict == "win");
+    c.round_medians_us = {9.0, 9.2, 9.5};
+    c.median_us = 9.2;
+    CHECK(compare_with_cub(f, c).verdict == "loss");
+    CHECK(compare_with_cub(f, c).ratio == doctest::Approx(0.92));
+    // One round: beyond 1% either way.
+    BenchResult g = result("fast", 64, 10.0), h = result("cub", 64, 10.05);
+    CHECK(compare_with_cub(g, h).verdict == "tie");
+    h.median_us = 10.2;
+    CHECK(compare_with_cub(g, h).verdict == "win");
+}
+
+TEST_CASE("bench Markdown: the summary counts wins, ties and losses from the cells, and names the losses") {
+    BenchReport r;
+    r.device = "GPU", r.driver = "1", r.cuda = "13", r.date = "2026-12-01T00:00:00Z", r.datasheet_gbps = 4800;
+    r.results = {result("fast", 1024, 5.0), result("cub", 1024, 6.0), result("fast", 1 << 28, 250.0), result("cub", 1 << 28, 240.0)};
+    const std::string s = bench_markdown(r, "summary");
+    CHECK(s.find("2 cells: 1 faster in every round, 0 tied (inside the spread), 1 slower: f32 sum 2^28 warm (0.960)") != std::string::npos);
+    CHECK(s.find("f32 sum at 2^28, warm: median 250.0 us") != std::string::npos);
+    const std::string t = bench_markdown(r, "tables");
+    CHECK(t.find("| 2^10 | aligned |") != std::string::npos);
+    CHECK(t.find("| loss |") != std::string::npos);
+    CHECK_THROWS_AS(bench_markdown(r, "everything"), Error);
 }

@@ -10,6 +10,7 @@
 
 #include "core/analysis.h"
 #include "core/emulator.h"
+#include "core/event_order.h"
 #include "core/gpu_trace.h"
 #include "random_schedule.h"
 #include "support/gpu_compare.h"
@@ -168,6 +169,7 @@ TEST_CASE("GPU records of every grid stage become the emulator's trace again, ev
 TEST_CASE("GPU records: 200 random schedules round-trip, and the hardware's orders are found again") {
     std::mt19937_64 rng(20261201);
     int atomics_reordered = 0, last_block = 0;
+    size_t lanes_forward = 0;
     for (int i = 0; i < 200; ++i) {
         Schedule s = testing::random_schedule(rng, 3000);
         INFO("schedule " << i << ": " << describe(s));
@@ -183,6 +185,15 @@ TEST_CASE("GPU records: 200 random schedules round-trip, and the hardware's orde
         std::vector<GpuRecord> rec = compact_slots(slots.data(), slots.size());
         Trace gpu = convert(emu, rec);
         REQUIRE(test::first_difference(gpu, emu) == "");
+        // Records in lane order name later slots (a shuffle's source lane, an atomic's operand): the trace does not.
+        for (size_t k = 0; k < rec.size(); ++k)
+            for (uint32_t d : rec[k].event.dep) lanes_forward += d != kNoEvent && d > k;
+        CHECK(first_forward_operand(gpu) == kNoEvent);
+        for (uint32_t k = 0; k < gpu.events.size(); ++k) {  // each timestamp still beside its event
+            const Event& e = gpu.events[k];
+            CHECK(gpu.times[k].globaltimer_ns == 1000 + 10 * (e.kind == EventKind::Atomic ? e.aux : e.step));
+        }
+        if (gpu.result_event != kNoEvent) CHECK(gpu.events[gpu.result_event].value == gpu.result_value);
         CHECK(gpu.result_value == emu.result_value);
         CHECK(atomic_positions_of(gpu) == opt.atomic_positions);
         CHECK(tickets_of(gpu) == opt.tickets);
@@ -192,6 +203,7 @@ TEST_CASE("GPU records: 200 random schedules round-trip, and the hardware's orde
     MESSAGE("atomics out of block order: " << atomics_reordered << ", last-block tickets: " << last_block);
     CHECK(atomics_reordered > 10);
     CHECK(last_block > 10);
+    CHECK(lanes_forward > 1000);
 }
 
 TEST_CASE("GPU records: the atomic order survives recurring values (x + a - a)") {

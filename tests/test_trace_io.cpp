@@ -76,7 +76,9 @@ TEST_CASE("malformed traces give a one-line error, never a crash") {
     CHECK(mutate([](auto& j) { j["schedule"]["block"] = 5000; }).find("--block 5000") != std::string::npos);
     CHECK(mutate([](auto& j) { j["schedule"]["warp"] = "shfl-up"; }).find("--warp shfl-up") != std::string::npos);
     CHECK(mutate([](auto& j) { j["events"][3]["kind"] = "teleport"; }).find("unknown kind") != std::string::npos);
-    CHECK(mutate([](auto& j) { j["events"][3]["deps"][0] = 100000; }).find("not an event index") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["events"][3]["deps"][0] = 100000; }).find("event 3 operand 100000 points to a later event") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["events"][3]["deps"][1] = 4; }).find("event 3 operand 4 points to a later event") != std::string::npos);
+    CHECK(mutate([](auto& j) { j["events"][3]["deps"][0] = -1; }).find("not an event index") != std::string::npos);
     CHECK(mutate([](auto& j) { j["events"][3]["lane"] = 40; }).find("at most 31") != std::string::npos);
     CHECK(mutate([](auto& j) { j["events"][3]["bits"] = "zz"; }).find("hex") != std::string::npos);
     CHECK(mutate([](auto& j) { j["events"][3].erase("step"); }).find("event 3 has no \"step\"") != std::string::npos);

@@ -89,6 +89,29 @@ std::vector<int> parse_sizes(const std::string& spec) {
     return out;
 }
 
+std::vector<uint64_t> parse_counts(const std::string& spec) {
+    std::vector<uint64_t> out;
+    const auto items = split(spec, ',');
+    if (items.size() > 64) throw Error("--odd-sizes: at most 64 sizes");
+    for (const std::string& p : items) {
+        uint64_t v = 0;
+        auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), v);
+        if (ec != std::errc() || end != p.data() + p.size() || v < 1 || v > (uint64_t(1) << limits::kBenchLog2Max))
+            throw Error("--odd-sizes " + one_line(spec) + ": expected a comma list of element counts from 1 to 2^" +
+                        std::to_string(limits::kBenchLog2Max) + ", e.g. 1000001,100000007");
+        out.push_back(v);
+    }
+    return out;
+}
+
+std::string default_odd_sizes() {
+    std::string s;
+    for (int k : {10, 14, 18, 22, 26}) s += std::to_string((uint64_t(1) << k) + 1) + ",";
+    for (uint64_t p = 1000; p <= 100000000; p *= 10) s += std::to_string(p) + "," + std::to_string(3 * p) + ",";
+    s.pop_back();
+    return s;
+}
+
 CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
     auto* c = app.add_subcommand("bench", "time atomic / two-pass / single-pass / fast / CUB reductions on the GPU, "
                                           "with the crossover analysis; --recorded shows the committed results");
@@ -101,6 +124,13 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
     c->add_flag("--no-harris", a.no_harris, "skip Harris's kernels (int32, 2^22)");
     c->add_flag("--extra-types", a.extra_types, "also the fast path against CUB for f64 sums and f32 max/min");
     c->add_flag("--tune", a.tune, "compare the fast path's launch shapes (how its defaults were chosen)");
+    c->add_flag("--fast-matrix", a.fast_matrix,
+                "the fast path against CUB only: f32/f64/i32/bf16 sums and f32 max/min at the --sizes powers and at --odd-sizes");
+    c->add_option("--odd-sizes", a.odd_sizes,
+                  "with --fast-matrix: element counts measured one element past alignment (default 2^k+1, 10^k, 3x10^k)");
+    c->add_option("--rounds", a.rounds, "measure the whole matrix this many times, 1 to 5 (the spread between rounds)")
+        ->capture_default_str();
+    c->add_option("--markdown", a.markdown, "with --recorded: print the generated Markdown the documents quote: summary, tables or crossovers");
     c->add_flag("--recorded", a.recorded, "show recorded results (no GPU needed)");
     c->add_option("--file", a.file, "with --recorded: this bench JSON file (default: $RLAB_BENCH_FILE, else the newest docs/bench/*.json installed next to rlab or in the source tree)");
     c->add_option("--json", a.json, "write the results as JSON (the format of the command-line contract)");
@@ -114,6 +144,12 @@ int run_bench(const BenchArgs& a) {
         if (path.empty()) path = search_recorded_bench().found;
         if (path.empty()) throw Error("--recorded: " + search_recorded_bench().not_found("recorded results") + "; pass --file FILE");
         BenchReport r = load_bench_file(path);
+        if (!a.markdown.empty()) {
+            std::cout << bench_markdown(r, a.markdown);
+            std::cout.flush();
+            if (!std::cout) throw Error("--markdown: could not write to standard output");
+            return 0;
+        }
         std::cout << "recorded results: " << path << "\n";
         print_report(r);
         if (!a.json.empty()) write_file(a.json, bench_to_json(r), "--json");
@@ -132,6 +168,12 @@ int run_bench(const BenchArgs& a) {
     o.worked_example = !a.no_worked_example;
     o.harris = !a.no_harris;
     o.extra_types = a.extra_types;
+    if (!a.markdown.empty()) throw Error("--markdown needs --recorded (it prints recorded results)");
+    if (a.rounds < 1 || a.rounds > 5) throw Error("--rounds " + std::to_string(a.rounds) + ": expected 1 to 5");
+    o.rounds = a.rounds;
+    o.fast_matrix = a.fast_matrix;
+    if (!a.odd_sizes.empty() && !a.fast_matrix) throw Error("--odd-sizes needs --fast-matrix");
+    if (a.fast_matrix) o.odd_sizes = parse_counts(a.odd_sizes.empty() ? default_odd_sizes() : a.odd_sizes);
 
     std::string reason;
     if (!gpu_bench_available(&reason)) {

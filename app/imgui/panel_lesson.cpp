@@ -174,7 +174,7 @@ void lesson_panel(LabState& s, const Rect& r) {
         return;
     }
     course_controls(s, false);
-    const PlayedStep& p = v.played()[v.current()];
+    const PlayedStep& p = v.step();
     ImGui::TextWrapped("%s", ascii_symbols(v.lesson().title).c_str());
     ImGui::TextDisabled("step %zu of %zu  -  PageDown / PageUp", v.current() + 1, v.size());
     ImGui::SameLine();

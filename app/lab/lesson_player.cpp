@@ -1,4 +1,5 @@
-// app/lab/lesson_player.cpp — the one place a front end calls the lesson loader and player (core/lesson.*).
+// app/lab/lesson_player.cpp — the one place a front end calls the lesson loader and player (core/lesson.*), one step
+// at a time.
 #include "app/lab/lesson_player.h"
 
 #include <algorithm>
@@ -23,12 +24,14 @@ std::string LessonPlayer::open_file(const std::string& path) {
     std::vector<LessonError> errors;
     std::optional<Lesson> l = load_lesson_file(path, errors);
     if (!l) return errors.empty() ? path + ": cannot load the lesson" : errors.front().str();
+    if (l->steps.empty()) return path + ": the lesson has no steps";
     install_lesson_lines();  // {line:SITE} placeholders resolve against the generated source
-    std::vector<PlayedStep> played = play_lesson(*l);
-    if (played.empty()) return path + ": the lesson has no steps";
     lesson_ = std::move(*l);
-    played_ = std::move(played);
-    current_ = 0;
+    held_.clear();
+    values_.assign(lesson_.steps.size(), std::nullopt);
+    plays_ = 0;
+    current_ = previous_ = 0;
+    held_.push_back({0, play(0)});
     show_answer = false;
     picked.reset();
     // The course of the folder the lesson came from (a lesson opened from elsewhere has none).
@@ -42,22 +45,65 @@ std::string LessonPlayer::open_file(const std::string& path) {
     return {};
 }
 
+PlayedStep LessonPlayer::play(size_t k) {
+    // The quantities of the step before: steps never played are played first, each dropped but for its quantities.
+    size_t from = k;
+    while (from > 0 && !values_[from - 1]) --from;
+    for (size_t j = from; j <= k; ++j) {
+        PlayedStep p = play_step(lesson_, j, j ? &*values_[j - 1] : nullptr);
+        ++plays_;
+        values_[j] = p.values;
+        if (j == k) return p;
+    }
+    return {};  // not reached: the loop returns step k
+}
+
+const PlayedStep& LessonPlayer::played(size_t k) {
+    k = std::min(k, lesson_.steps.size() - 1);
+    for (const Held& h : held_)
+        if (h.k == k) return h.step;
+    PlayedStep p = play(k);
+    // Room for it: the oldest held step other than the current one goes, the one shown before last of all (a
+    // panel drawing the step it showed may still hold it while a button moves on).
+    while (held_.size() >= kHeldSteps) {
+        auto old = std::find_if(held_.begin(), held_.end(), [&](const Held& h) { return h.k != current_ && h.k != previous_; });
+        if (old == held_.end()) old = std::find_if(held_.begin(), held_.end(), [&](const Held& h) { return h.k != current_; });
+        held_.erase(old);
+    }
+    held_.push_back({k, std::move(p)});
+    return held_.back().step;
+}
+
+const PlayedStep& LessonPlayer::step() const {
+    for (const Held& h : held_)
+        if (h.k == current_) return h.step;
+    return held_.back().step;  // not reached while active(): show() holds the current step
+}
+
+std::vector<size_t> LessonPlayer::held_steps() const {
+    std::vector<size_t> out;
+    for (const Held& h : held_) out.push_back(h.k);
+    return out;
+}
+
 void LessonPlayer::show(size_t k) {
     if (!active()) return;
-    current_ = std::min(k, played_.size() - 1);
+    previous_ = current_;
+    current_ = std::min(k, lesson_.steps.size() - 1);
+    played(current_);
     show_answer = false;
     picked.reset();
 }
 
 bool LessonPlayer::pick(size_t k) {
-    if (!active() || k >= played_[current_].choices.size()) return false;
+    if (!active() || k >= step().choices.size()) return false;
     picked = k;
     return true;
 }
 
 std::optional<Grade> LessonPlayer::grade() const {
     if (!active() || !picked) return std::nullopt;
-    return grade_choice(played_[current_], *picked);
+    return grade_choice(step(), *picked);
 }
 
 void LessonPlayer::go(LabState& s, size_t k) {
@@ -76,7 +122,7 @@ void LessonPlayer::go(LabState& s, size_t k) {
         s.finish_analysis();
         shown_recorded_ = false;
     }
-    const PlayedStep& p = played_[current_];
+    const PlayedStep& p = step();
     s.playing = false;
     s.set_step(p.cursor_step);
     s.select(p.event);

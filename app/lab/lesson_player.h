@@ -1,6 +1,8 @@
-// app/lab/lesson_player.h — a lesson opened once (loaded, every step played on the emulator) and the step shown.
+// app/lab/lesson_player.h — a lesson opened once and played one step at a time: the step shown is played when it is
+// shown, and at most two steps' traces are held (the current and the one shown before), so memory follows one step.
 #pragma once
 #include <cstddef>
+#include <deque>
 #include <string>
 #include <vector>
 #include <optional>
@@ -14,16 +16,26 @@ struct LabState;
 
 class LessonPlayer {
 public:
-    // Finds the lessons folder, loads NAME.toml and plays every step. An error line (naming --lesson) or empty;
+    // Finds the lessons folder, loads NAME.toml and plays its first step. An error line (naming --lesson) or empty;
     // on an error the lesson open before stays open.
     std::string open(const std::string& name);
     // The same for a lesson file anywhere (opened from the desktop or File > Open); errors name the file.
     std::string open_file(const std::string& path);
-    bool active() const { return !played_.empty(); }
+    bool active() const { return !held_.empty(); }
     const Lesson& lesson() const { return lesson_; }
-    const std::vector<PlayedStep>& played() const { return played_; }
     size_t current() const { return current_; }
-    size_t size() const { return played_.size(); }
+    size_t size() const { return active() ? lesson_.steps.size() : 0; }
+    // The current step, played (its trace, filled narrative, checks).
+    const PlayedStep& step() const;
+    // Step k (clamped), played now unless it is held. Steps before it never played are played first, one at a
+    // time, for the quantities their successors name (prev_NAME); only their quantities are kept. The reference
+    // stays valid until the next call that plays.
+    const PlayedStep& played(size_t k);
+    // Which steps' traces are held now (the current one among them), and how many steps were played since open.
+    std::vector<size_t> held_steps() const;
+    size_t plays() const { return plays_; }
+    static constexpr size_t kHeldSteps = 2;
+
     bool show_answer = false;  // the knowledge check's answer is revealed (the teacher, or an open question's model answer)
     std::optional<size_t> picked;  // the choice the student picked on this step (graded at once)
 
@@ -51,18 +63,25 @@ public:
     // Moves the lab to step k (clamped): that step's schedule (run only when it is not the same schedule as shown),
     // its trace step and its event. Nothing when no lesson is open.
     void go(LabState& s, size_t k);
-    // Makes step k (clamped) the current one without touching a lab: the classroom keeps its own traces per page.
+    // Makes step k (clamped) the current one, played, without touching a lab (the classroom shows its trace itself).
     // Clears the pick and the revealed answer.
     void show(size_t k);
 
 private:
+    struct Held {
+        size_t k;
+        PlayedStep step;
+    };
     Lesson lesson_;
-    std::vector<PlayedStep> played_;  // emulator traces of small schedules: quick, and the checks come with them
-    size_t current_ = 0;
+    std::deque<Held> held_;                        // at most kHeldSteps, the current step always among them
+    std::vector<std::optional<Quantities>> values_;  // of each step played so far: the next step's prev_NAME
+    size_t current_ = 0, previous_ = 0;  // the step shown, and the one shown before it
+    size_t plays_ = 0;
     std::vector<Entry> course_;
     std::string next_;
     RecordedLesson recorded_;
     bool shown_recorded_ = false;
+    PlayedStep play(size_t k);
 };
 
 }  // namespace rl::lab

@@ -92,8 +92,6 @@ bool Classroom::adopt_run(bool ok) {
     lab.finish_analysis();
     lesson.clear();
     lesson_title.clear();
-    traces_.clear();
-    analyses_.clear();
     shown_trace_ = -1;
     make_schedule_pages();
     go(std::min(page, last_page()));
@@ -148,41 +146,59 @@ void Classroom::make_schedule_pages() {
     }
 }
 
-void Classroom::show_trace(int index) {
-    if (lesson.empty() || index == shown_trace_ || index < 0 || size_t(index) >= traces_.size()) return;
-    lab.trace = traces_[size_t(index)];
-    lab.schedule = lab.trace.schedule;
-    lab.adopt_trace();
-    lab.analysis = analyses_[size_t(index)];
-    lab.analysis_ready = true;
-    shown_trace_ = index;
+void Classroom::fill_page(int k, const PlayedStep& ps) {
+    Page& p = pages[size_t(k)];
+    p.cursor_step = ps.cursor_step;
+    p.title = "Step " + std::to_string(k + 1) + " of " + std::to_string(pages.size()) + ": " + ps.where;
+    std::string md = "## " + p.title + "\n\n" + ps.narrative + "\n";
+    if (!ps.question.empty()) {
+        md += "\n### Check your understanding\n\n" + ps.question + "\n\n";
+        for (size_t i = 0; i < ps.choices.size(); ++i) md += std::to_string(i + 1) + ". " + ps.choices[i] + "\n";
+    }
+    for (const std::string& pr : ps.problems) md += "\n> problem: " + pr + "\n";
+    p.markdown = md;
+    p.played = true;
+}
+
+const Page& Classroom::page_at(int k) {
+    if (!lesson.empty() && !pages[size_t(k)].played) fill_page(k, lab.lesson.played(size_t(k)));
+    return pages[size_t(k)];
 }
 
 void Classroom::go(int p) {
     if (pages.empty()) return;
     page = std::clamp(p, 0, last_page());
-    if (!lesson.empty()) lab.lesson.show(size_t(page));  // one page per lesson step: the check of this page
-    const Trace* rec = lesson.empty() || !lab.lesson.show_recorded ? nullptr : lab.lesson.recorded_trace(size_t(page));
-    if (rec) {  // the GPU's trace of this step (lessons/recorded), labelled in the title
-        lab.trace = *rec;
-        lab.schedule = rec->schedule;
-        lab.adopt_trace();
-        lab.analysis_ready = false;
-        lab.finish_analysis();
-        shown_trace_ = -1;
-    } else {
-        show_trace(pages[size_t(page)].trace_index);
+    if (!lesson.empty()) {  // one page per lesson step, played when shown: its trace, its text, its check
+        lab.lesson.show(size_t(page));
+        const PlayedStep& ps = lab.lesson.step();
+        fill_page(page, ps);
+        const Trace* rec = lab.lesson.show_recorded ? lab.lesson.recorded_trace(size_t(page)) : nullptr;
+        if (rec) {  // the GPU's trace of this step (lessons/recorded), labelled in the title
+            lab.trace = *rec;
+            lab.schedule = rec->schedule;
+            lab.adopt_trace();
+            lab.analysis_ready = false;
+            lab.finish_analysis();
+            shown_trace_ = -1;
+        } else if (shown_trace_ != pages[size_t(page)].trace_index) {  // a step on another schedule (or input)
+            lab.trace = ps.trace;
+            lab.schedule = ps.trace.schedule;
+            lab.adopt_trace();
+            lab.analysis = ps.analysis;
+            lab.analysis_ready = true;
+            shown_trace_ = pages[size_t(page)].trace_index;
+        }
     }
     lab.playing = false;
     lab.set_step(pages[size_t(page)].cursor_step);
 }
 
-int Classroom::next_hazard_page() const {
+int Classroom::next_hazard_page() {
     if (pages.empty()) return -1;
     const int s = render::next_hazard_step(lab.layout, pages[size_t(page)].cursor_step);
     if (s < 0) return -1;
-    for (int k = page + 1; k <= last_page(); ++k)
-        if (pages[size_t(k)].cursor_step >= s) return k;
+    for (int k = page + 1; k <= last_page(); ++k)  // a lesson's later steps on the same trace (played one at a time)
+        if (pages[size_t(k)].trace_index == current().trace_index && page_at(k).cursor_step >= s) return k;
     return -1;
 }
 
@@ -221,30 +237,18 @@ std::string Classroom::open_lesson_file(const std::string& path) {
 }
 
 void Classroom::adopt_lesson() {
-    traces_.clear();
-    analyses_.clear();
     pages.clear();
-    const std::vector<PlayedStep>& played = lab.lesson.played();
-    for (size_t k = 0; k < played.size(); ++k) {
-        const PlayedStep& ps = played[k];
-        // One trace per distinct schedule: the same schedule in every field (a step may change only its input).
-        auto same = std::find_if(traces_.begin(), traces_.end(), [&](const Trace& t) { return t.schedule == ps.trace.schedule; });
-        const int idx = int(same - traces_.begin());
-        if (same == traces_.end()) {
-            traces_.push_back(ps.trace);
-            analyses_.push_back(ps.analysis);
-        }
+    const std::vector<LessonStep>& steps = lab.lesson.lesson().steps;
+    for (size_t k = 0; k < steps.size(); ++k) {
+        // Steps on the same schedule in every field share a trace (a step may change only its input).
         Page p;
-        p.trace_index = idx;
-        p.cursor_step = ps.cursor_step;
-        p.title = "Step " + std::to_string(k + 1) + " of " + std::to_string(played.size()) + ": " + ps.where;
-        std::string md = "## " + p.title + "\n\n" + ps.narrative + "\n";
-        if (!ps.question.empty()) {
-            md += "\n### Check your understanding\n\n" + ps.question + "\n\n";
-            for (size_t i = 0; i < ps.choices.size(); ++i) md += std::to_string(i + 1) + ". " + ps.choices[i] + "\n";
-        }
-        for (const std::string& pr : ps.problems) md += "\n> problem: " + pr + "\n";
-        p.markdown = md;
+        p.trace_index = int(k);
+        for (size_t j = 0; j < k; ++j)
+            if (steps[j].schedule == steps[k].schedule) {
+                p.trace_index = int(j);
+                break;
+            }
+        p.title = "Step " + std::to_string(k + 1) + " of " + std::to_string(steps.size());
         pages.push_back(std::move(p));
     }
     lesson = lab.lesson.lesson().name;

@@ -11,8 +11,9 @@ namespace rl::qt {
 struct Page {
     std::string title;      // "Step 3 of 5: shfl_down offset 2"
     std::string markdown;   // the narrative, every number from the trace
-    int trace_index = 0;    // which trace (lessons may change the schedule between steps)
+    int trace_index = 0;    // which trace (lessons may change the schedule between steps): the first step on it
     int cursor_step = 0;    // the trace step shown
+    bool played = false;    // a lesson page is written when its step is first played (lessons play one step at a time)
 };
 
 struct LessonInfo {
@@ -50,18 +51,18 @@ public:
     void go(int page);                // moves to a page (clamped) and the cursor to its place
     int last_page() const { return int(pages.size()) - 1; }
     const Page& current() const { return pages[size_t(page)]; }
+    // Page k, its lesson step played first if it never was (its text and place come from its trace).
+    const Page& page_at(int k);
     // Page whose step is the next hazard after the current one, or -1.
-    int next_hazard_page() const;
+    int next_hazard_page();
     std::string title() const;        // "eight-threads: ..." or the schedule in one line
 
 private:
-    void adopt_lesson();               // pages and traces of the lesson the player just opened
-    std::vector<Trace> traces_;        // lessons: one trace per distinct step schedule
-    std::vector<Analysis> analyses_;
-    int shown_trace_ = -1;
+    void adopt_lesson();               // a page per step of the lesson the player just opened, written when shown
+    void fill_page(int k, const PlayedStep& ps);
+    int shown_trace_ = -1;             // the trace_index whose trace the lab holds (-1: none, or a recorded trace)
     void make_schedule_pages();
     bool adopt_run(bool ok);           // after lab.rerun() or lab.load_trace(): pages per step
-    void show_trace(int index);
 };
 
 // The narrative of one trace step, in Markdown, from the trace and its analysis (schedules without a lesson).

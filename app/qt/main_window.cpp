@@ -304,7 +304,7 @@ void MainWindow::pick_source_line(int line) {
     if (c_.lab.cursor.step != before && !c_.pages.empty()) {
         const int step = c_.lab.cursor.step, trace = c_.current().trace_index;
         for (int k = 0; k <= c_.last_page(); ++k)
-            if (c_.pages[size_t(k)].trace_index == trace && c_.pages[size_t(k)].cursor_step >= step) {
+            if (c_.pages[size_t(k)].trace_index == trace && c_.page_at(k).cursor_step >= step) {  // played if need be
                 c_.go(k);
                 break;
             }

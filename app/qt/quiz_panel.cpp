@@ -42,7 +42,7 @@ QuizPanel::QuizPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c) {
 void QuizPanel::refresh() {
     const lab::LessonPlayer& v = c_.lab.lesson;
     const bool on_lesson = !c_.lesson.empty() && v.active() && size_t(c_.page) < v.size();
-    const PlayedStep* p = on_lesson ? &v.played()[size_t(c_.page)] : nullptr;
+    const PlayedStep* p = on_lesson && v.current() == size_t(c_.page) ? &v.step() : nullptr;  // go() shows the page's step
     const bool has_check = p && !p->question.empty();
     for (size_t k = 0; k < choices_.size(); ++k) {
         const bool shown = has_check && k < p->choices.size();

@@ -11,6 +11,7 @@
 //                the run's identity); `rl::Value<T> v;` an IdentityFill flagged kUndefined (the uninitialised
 //                register). `explicit operator T()` reads the number (not recorded).
 //   identity<T>()  the run's operator identity (0 sum, -inf max, +inf min, 1 prod; int limits), an IdentityFill.
+//                Run with --op witness, every combine merges the element ranges values cover (order checking).
 //   In<T>        in[i]: Load (aux = i, detail = this thread's k-th load; an index outside [0, n) is a Load flagged
 //                kUndefined with aux = i saturated to 0xffffffff); in the lab's second launch a PartialLoad.
 //   Out<T>       gridDim.x slots starting at the identity. out[b] = v: a store (BlockPartial, or FinalStore when
@@ -47,7 +48,12 @@ template <> struct IsElement<double> { static constexpr bool value = true; };
 template <> struct IsElement<int> { static constexpr bool value = true; };
 
 // The two signatures a kernel may have: the element type and whether it takes a Counter.
-template <class F> struct EntrySignature { static constexpr bool ok = false; };
+// Anything else: not ok (the entry still compiles, so the static_assert is the only message).
+template <class F> struct EntrySignature {
+    static constexpr bool ok = false;
+    static constexpr bool counter = false;
+    using type = float;
+};
 template <class T> struct EntrySignature<void (*)(In<T>, Out<T>, int)> {
     static constexpr bool ok = IsElement<T>::value;
     static constexpr bool counter = false;

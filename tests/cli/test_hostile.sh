@@ -20,6 +20,7 @@ refused "step" "event step 65535 (the render overflow)" -- "$RLAB" import "$DATA
 refused "step_count" "event step past step_count" -- "$RLAB" import "$DATA/trace-step-past-count.json"
 refused "event 20 names itself" "operand pointing to its own event" -- "$RLAB" import "$DATA/trace-dep-self.json"
 refused "DAG" "operands forming a cycle" -- "$RLAB" import "$DATA/trace-dep-cycle.json"
+refused "event 20 operand 32 points to a later event" "operand pointing to a later event" -- "$RLAB" import "$DATA/trace-dep-forward.json"
 refused "the grid has 1 blocks" "block past the grid" -- "$RLAB" import "$DATA/trace-block-past-grid.json"
 refused "block of 8 threads" "lane past the block" -- "$RLAB" import "$DATA/trace-thread-past-block.json"
 refused "outside the launch" "hazard outside the launch" -- "$RLAB" import "$DATA/trace-hazard-outside.json"

@@ -71,7 +71,119 @@ double run_fast(DType type, Op op, FastMode mode, const std::vector<double>& val
     return f;
 }
 
+// Exact inputs (as `rlab bench` uses): element i is k(i) / 256 with k(i) in +-[1, 64] (i32: k(i) itself), so
+// every partial sum in any order is a multiple of 2^-8 well inside each type's exact range, and no element
+// is zero: a sum that drops or doubles one element or one block differs from the exact answer.
+int exact_k(uint64_t i) {
+    uint64_t z = i * 0x9e3779b97f4a7c15ull + 12345;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    const int k = int(z % 64) + 1;
+    return (z >> 32) & 1 ? k : -k;
+}
+
+// The fast path over elements [0, n) of the exact inputs stored as `type` from `offset` elements into the
+// buffer, with elements [zero_from, zero_to) replaced by 0 (a control); the result's bits, widened to 8 bytes.
+uint64_t run_exact(DType type, Op op, FastMode mode, size_t n, size_t offset, size_t zero_from = 0, size_t zero_to = 0) {
+    const size_t esize = type == DType::F64 ? 8 : type == DType::BF16 ? 2 : 4;
+    std::vector<unsigned char> bytes((n + offset) * esize, 0);
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char* dst = bytes.data() + (i + offset) * esize;
+        const int k = i >= zero_from && i < zero_to ? 0 : exact_k(i);
+        const float x = float(k) / 256.0f;
+        if (type == DType::F64) {
+            const double d = x;
+            std::memcpy(dst, &d, 8);
+        } else if (type == DType::F32) {
+            std::memcpy(dst, &x, 4);
+        } else if (type == DType::I32) {
+            const int32_t v = k;
+            std::memcpy(dst, &v, 4);
+        } else {
+            const uint16_t h = float_to_bf16(x);  // exact: k/256 has at most 7 significant bits
+            std::memcpy(dst, &h, 2);
+        }
+    }
+    Buffer in(bytes.size() + 16), out(8);
+    REQUIRE(cudaMemcpy(in.p, bytes.data(), bytes.size(), cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemset(out.p, 0, 8) == cudaSuccess);
+    FastReducer r(type, op, mode);
+    r.enqueue(static_cast<unsigned char*>(in.p) + offset * esize, n, out.p, nullptr);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    uint64_t bits = 0;
+    REQUIRE(cudaMemcpy(&bits, out.p, type == DType::F64 ? 8 : 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+    return bits;
+}
+
+// The exact answer's bits for the same elements (computed in integers, converted once).
+uint64_t exact_bits(DType type, Op op, size_t n, size_t zero_from = 0, size_t zero_to = 0) {
+    int64_t sum = 0;
+    int mx = -1000, mn = 1000;
+    for (size_t i = 0; i < n; ++i) {
+        const int k = i >= zero_from && i < zero_to ? 0 : exact_k(i);
+        sum += k, mx = std::max(mx, k), mn = std::min(mn, k);
+    }
+    const int64_t k = op == Op::Max ? mx : op == Op::Min ? mn : sum;
+    uint64_t bits = 0;
+    if (type == DType::I32) {
+        const int32_t v = int32_t(k);
+        std::memcpy(&bits, &v, 4);
+    } else if (type == DType::F64) {
+        const double v = double(k) / 256.0;
+        std::memcpy(&bits, &v, 8);
+    } else {
+        const float v = float(double(k) / 256.0);
+        std::memcpy(&bits, &v, 4);
+    }
+    return bits;
+}
+
 }  // namespace
+
+TEST_CASE("fast path: exact inputs give the exact answer's bits for every type, op, mode, odd size and start") {
+    struct Kind { DType type; Op op; };
+    const Kind kinds[] = {{DType::F32, Op::Sum}, {DType::F64, Op::Sum}, {DType::I32, Op::Sum}, {DType::BF16, Op::Sum},
+                          {DType::F32, Op::Max}, {DType::F32, Op::Min}, {DType::F64, Op::Max}, {DType::BF16, Op::Min}};
+    const size_t sizes[] = {1, 2, 3, 7, 31, 32, 33, 1000, 4095, 4097, 65537, 1000003, 3000017};
+    int cases = 0;
+    for (const Kind& k : kinds)
+        for (FastMode mode : {FastMode::Atomic, FastMode::Deterministic})
+            for (size_t n : sizes)
+                for (size_t offset : {size_t(0), size_t(1), size_t(3), size_t(5), size_t(7)}) {
+                    if (n > 65537 && offset != 0 && offset != 5) continue;  // large sizes: aligned and one misaligned start
+                    CAPTURE(to_string(k.type));
+                    CAPTURE(to_string(k.op));
+                    CAPTURE(int(mode));
+                    CAPTURE(n);
+                    CAPTURE(offset);
+                    CHECK(run_exact(k.type, k.op, mode, n, offset) == exact_bits(k.type, k.op, n));
+                    ++cases;
+                }
+    MESSAGE(cases << " exact fast-path cases checked bit for bit");
+    CHECK(cases > 800);
+}
+
+TEST_CASE("fast path: the exact check catches a dropped element and a dropped block (controls)") {
+    for (DType type : {DType::F32, DType::F64, DType::I32, DType::BF16})
+        for (size_t n : {size_t(4097), size_t(1000003)}) {
+            CAPTURE(to_string(type));
+            CAPTURE(n);
+            const uint64_t whole = exact_bits(type, Op::Sum, n);
+            // One element fewer: the sum must differ (no element is zero), and the fast path over n - 1 shows it.
+            REQUIRE(exact_bits(type, Op::Sum, n - 1) != whole);
+            CHECK(run_exact(type, Op::Sum, FastMode::Atomic, n - 1, 1) != whole);
+            // One block's worth of elements (512 threads x one 16-byte vector each) zeroed at the start of the
+            // input: where that range does not sum to zero, the result must differ.
+            const size_t block = 512 * (type == DType::F64 ? 2 : type == DType::BF16 ? 8 : 4);
+            size_t from = 0;
+            while (exact_bits(type, Op::Sum, n, from, from + block) == whole) from += block;
+            REQUIRE(from + block <= n);
+            CHECK(run_exact(type, Op::Sum, FastMode::Atomic, n, 3, from, from + block) != whole);
+            CHECK(run_exact(type, Op::Sum, FastMode::Deterministic, n, 0, from, from + block) ==
+                  exact_bits(type, Op::Sum, n, from, from + block));
+        }
+}
 
 TEST_CASE("fast path: every type, op and mode at odd sizes and misaligned starts matches the reference") {
     const DType types[] = {DType::F32, DType::BF16, DType::F64};
@@ -141,4 +253,31 @@ TEST_CASE("rlab bench: every variant passes its exact check at every even size f
     CHECK(r.find("cub", "f64", uint64_t(1) << 24) != nullptr);
     CHECK(r.find("fast", "f32", uint64_t(1) << 20, "warm", "max") != nullptr);
     for (const BenchResult& b : r.results) CHECK(b.abs_error == 0);
+}
+
+TEST_CASE("rlab bench --fast-matrix: every cell of every type at powers and misaligned odd sizes, one row each, per-round medians") {
+    BenchOptions o;
+    o.fast_matrix = true;
+    o.log2_sizes = {10, 13};
+    o.odd_sizes = {1001, 1000003};
+    o.caches = {"warm", "cold"};
+    o.rounds = 2;
+    o.reps = 3;
+    o.max_seconds_per_cell = 0.02;
+    BenchReport r = run_bench(o);
+    for (const std::string& f : r.failures) MESSAGE(f);
+    CHECK(r.failures.empty());
+    CHECK(r.results.size() == 2 * 4 * 6 * 3);  // caches x sizes x type/op kinds x variants
+    for (const BenchResult& b : r.results) {
+        CAPTURE(b.variant);
+        CAPTURE(b.dtype);
+        CAPTURE(b.n);
+        CHECK(b.round_medians_us.size() == 2);
+        CHECK(b.offset == ((b.n & (b.n - 1)) == 0 ? 0u : 1u));
+        CHECK(b.abs_error == 0);
+        CHECK(b.min_us <= b.median_us);
+    }
+    // One row per cell: the JSON reader refuses a repeated cell, so the report must read back whole.
+    CHECK(bench_from_json(bench_to_json(r)).results.size() == r.results.size());
+    CHECK(r.find("fast", "i32", 1000003, "cold", "sum", 1) != nullptr);
 }

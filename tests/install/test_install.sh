@@ -49,6 +49,18 @@ check_installed() {
         [ -n "${RLAB_KEEP_SCREENSHOT:-}" ] && cp "$tmp/qt.png" "$RLAB_KEEP_SCREENSHOT"
     fi
 
+    # A student's kernel: the installed runner compiles it against the installed rlab/kernel.h and records it.
+    local runner="$p/libexec/reduction-lab/rlab-kernel-runner"
+    [ -x "$runner" ] && [ -f "$p/include/rlab/kernel.h" ] || fail "rlab-kernel-runner or rlab/kernel.h is not installed in $p"
+    printf '%s\n' '#include <rlab/kernel.h>' \
+        'RL_KERNEL void one_warp(rl::In<float> in, rl::Out<float> out, int n) {' \
+        '    auto v = (int)threadIdx.x < n ? in[threadIdx.x] : rl::identity<float>();' \
+        '    for (int offset = 16; offset > 0; offset /= 2) v = v + __shfl_down_sync(0xffffffff, v, offset);' \
+        '    if (threadIdx.x == 0) out[0] = v;' '}' >"$tmp/one_warp.cu"
+    run_clean "$tmp/out" "$tmp/err" "$runner" "$tmp/one_warp.cu" --n 20 --block 32 --out "$tmp/one_warp.json" ||
+        fail "the installed rlab-kernel-runner on a kernel (exit $?): $(head -3 "$tmp/err")"
+    grep -q '"verdict": *"exact"' "$tmp/one_warp.json" 2>/dev/null || fail "the installed runner's trace has no exact result"
+
     # Nothing found names the places looked (the lessons moved away for a moment).
     if [ -w "$p/share/reduction-lab" ]; then
         mv "$p/share/reduction-lab/lessons" "$tmp/lessons.aside"

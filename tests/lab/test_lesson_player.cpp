@@ -2,6 +2,7 @@
 // step and event; a step that changes only its input runs again; a missing lesson is one line.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -52,9 +53,9 @@ TEST_CASE("lesson player: each step of eight-threads puts the lab at that step's
         CAPTURE(k);
         CHECK(p.current() == k);
         CHECK(s.schedule == p.lesson().steps[k].schedule);
-        CHECK(s.cursor.step == p.played()[k].cursor_step);
-        CHECK(s.selected == (p.played()[k].event < s.trace.events.size() ? p.played()[k].event : kNoEvent));
-        CHECK(value_of(s.trace) == value_of(p.played()[k].trace));
+        CHECK(s.cursor.step == p.step().cursor_step);
+        CHECK(s.selected == (p.step().event < s.trace.events.size() ? p.step().event : kNoEvent));
+        CHECK(value_of(s.trace) == value_of(p.step().trace));
     }
     s.lesson.go(s, 999);  // clamped to the last step
     CHECK(p.current() == p.size() - 1);
@@ -126,7 +127,7 @@ TEST_CASE("lesson player: a pick is graded against the answer, with the explanat
     start_on(s, "eight-threads");
     LessonPlayer& p = s.lesson;
     p.go(s, p.size() - 1);  // the step with the knowledge check
-    const PlayedStep& step = p.played()[p.current()];
+    const PlayedStep& step = p.step();
     REQUIRE(step.choices.size() >= 2);
     const std::optional<size_t> right = answer_index(step);
     REQUIRE(right);
@@ -182,7 +183,7 @@ text = "not recorded"
     p.go(s, 0);
     CHECK(p.showing_recorded());
     CHECK(s.trace.device.find("H200") != std::string::npos);
-    CHECK(s.cursor.step == p.played()[0].cursor_step);
+    CHECK(s.cursor.step == p.step().cursor_step);
     CHECK(s.set_time_view(true));  // the per-warp time view: GPU timestamps
     CHECK(s.set_time_view(false));
     p.go(s, 1);  // not recorded: the emulator's trace again
@@ -194,4 +195,61 @@ text = "not recorded"
     CHECK(p.recorded_trace(1) == nullptr);
     REQUIRE(p.recorded().errors.size() == 1);
     CHECK(p.recorded().errors.front().find("step-2.json: recorded for") != std::string::npos);
+}
+
+TEST_CASE("lesson player: one step at a time, at most two steps held, the text as if every step were played") {
+    // Playing every step at open, as the player once did, held every step's trace (a lesson of 64 steps of
+    // n = 65,536 each, within the limits, held 64); now the shown step and the one before, each played when shown.
+    const std::filesystem::path dir = std::filesystem::path(RLAB_TEST_TMP) / "lessons-one-step";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "big-steps.toml") << R"(title = "big steps"
+[schedule]
+n = 262144
+block = 256
+items = 16
+type = "i32"
+input = "iota"
+[[step]]
+at = "result"
+text = "sum {result}"
+[[step]]
+at = "result"
+schedule = { block = 128 }
+text = "sum {result}, before {prev_result}, span {span} after {prev_span}"
+[[step]]
+at = "result"
+schedule = { block = 512 }
+text = "span {span} after {prev_span}"
+[[step]]
+at = "result"
+schedule = { block = 64 }
+text = "span {span} after {prev_span}"
+)";
+    std::vector<LessonError> errors;
+    const std::optional<Lesson> lesson = load_lesson_file((dir / "big-steps.toml").string(), errors);
+    REQUIRE(lesson);
+    LessonPlayer p;
+    REQUIRE(p.open_file((dir / "big-steps.toml").string()) == "");
+    CHECK(p.plays() == 1);  // opening plays the first step only
+    CHECK(p.held_steps() == std::vector<size_t>{0});
+    CHECK(p.step().trace.events.size() > 262144);
+    // The text of every step as playing the lesson from its start gives it (core's player, independently).
+    std::vector<std::string> expected;
+    play_lesson_steps(*lesson, nullptr, [&](size_t, const PlayedStep& ps) { expected.push_back(ps.narrative); });
+    REQUIRE(expected.size() == 4);
+    // Step 3 needs steps 1 and 2 first (their quantities, for prev_*); a held step plays nothing again.
+    const std::vector<size_t> visits = {3, 2, 3, 0, 1, 1, 2};
+    const size_t plays_expected[] = {4, 5, 5, 6, 7, 7, 8};
+    for (size_t v = 0; v < visits.size(); ++v) {
+        const size_t k = visits[v];
+        CAPTURE(k);
+        p.show(k);
+        CHECK(p.current() == k);
+        CHECK(p.plays() == plays_expected[v]);
+        const std::vector<size_t> held = p.held_steps();
+        CHECK(held.size() <= LessonPlayer::kHeldSteps);
+        CHECK(std::find(held.begin(), held.end(), k) != held.end());
+        CHECK(p.step().narrative == expected[k]);
+        CHECK(p.step().narrative.find('?') == std::string::npos);  // every prev_* found
+    }
 }

@@ -362,10 +362,18 @@ private slots:
         QCOMPARE(c.lessons.size(), course.order.size());
         for (size_t i = 0; i < course.order.size(); ++i) QCOMPARE(c.lessons[i].name, course.order[i]);
         QCOMPARE(c.open_lesson("eight-threads"), std::string());
+        // One step at a time: opening plays the first step only, each page is written when its step is shown.
+        QCOMPARE(c.lab.lesson.plays(), size_t(1));
+        QVERIFY(c.pages.size() >= 4 && c.pages[0].played && !c.pages[1].played);
         qt::MainWindow w(c);
         w.resize(1400, 800);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString pdf = QString(RLAB_TEST_TMP) + "/lesson-handout.pdf";  // every page, two steps held at most
+        QCOMPARE(w.export_pdf(pdf.toStdString()), std::string());
+        QCOMPARE(pdf_pages(pdf), int(c.pages.size()));
+        for (const qt::Page& p : c.pages) QVERIFY(p.played && p.markdown.find("## Step") == 0);
+        QVERIFY(c.lab.lesson.held_steps().size() <= lab::LessonPlayer::kHeldSteps);
         auto* list = w.findChild<QListWidget*>("lessonList");
         QVERIFY(list && list->count() == int(course.order.size()));
         QVERIFY(list->item(0)->text().startsWith("1. Eight threads"));
@@ -394,7 +402,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         activate(w);
         w.go_end();
-        const PlayedStep& step = c.lab.lesson.played()[size_t(c.page)];
+        const PlayedStep& step = c.lab.lesson.step();
         const std::optional<size_t> right = answer_index(step);
         QVERIFY(right && step.choices.size() >= 2);
         qt::QuizPanel* quiz = w.narrative()->quiz();
@@ -418,7 +426,7 @@ private slots:
         QCOMPARE(c.open_lesson("knowledge-check"), std::string());
         c.go(0);
         w.refresh();
-        QVERIFY(c.lab.lesson.played()[0].choices.empty());
+        QVERIFY(c.lab.lesson.step().choices.empty());
         QVERIFY(quiz->reveal_button()->isVisible() && !quiz->choice(0)->isVisible());
         quiz->reveal_button()->click();
         QVERIFY(quiz->result()->text().startsWith("Model answer:"));

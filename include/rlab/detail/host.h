@@ -30,6 +30,8 @@ struct Index {
     Index(long long v, int l = __builtin_LINE()) : i(v), line(l) {}
 };
 
+struct Uninitialised {};
+
 enum Origin : unsigned char { kNowhere = 0, kFromShared = 1, kFromOut = 2 };
 
 }  // namespace detail
@@ -49,8 +51,9 @@ public:
         Operand(T c, int l = __builtin_LINE()) : r(detail::api().constant(detail::api().rt, detail::pack(c), l)), line(l) {}
     };
 
-    // The uninitialised register: an IdentityFill flagged kUndefined.
-    Value(int line = __builtin_LINE()) : r_(detail::api().undefined(detail::api().rt, line)) {}
+    // The uninitialised register (`rl::Value<T> v;`): an IdentityFill flagged kUndefined. The tag keeps this
+    // constructor from converting an int: `rl::Value<float> v = 0;` is the constant 0.
+    Value(detail::Uninitialised = {}, int line = __builtin_LINE()) : r_(detail::api().undefined(detail::api().rt, line)) {}
     Value(T c, int line = __builtin_LINE()) : r_(detail::api().constant(detail::api().rt, detail::pack(c), line)) {}
     Value(const Value& o) : r_(o.r_) {}
     Value& operator=(const Value& o) & {
@@ -236,6 +239,7 @@ inline rl::Value<T> __shfl_sync(unsigned mask, const rl::Value<T>& v, int src_la
 }
 
 namespace rl::detail {
+template <class F> inline void call_kernel(F, int) {}  // a wrong signature: RL_ENTRY's static_assert says so
 template <class T> inline void call_kernel(void (*f)(In<T>, Out<T>, int), int n) { f(In<T>{}, Out<T>{}, n); }
 template <class T> inline void call_kernel(void (*f)(In<T>, Out<T>, int, Counter), int n) {
     f(In<T>{}, Out<T>{}, n, Counter{});

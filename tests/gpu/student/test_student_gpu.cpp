@@ -1,0 +1,137 @@
+// tests/gpu/student/test_student_gpu.cpp — a student's kernel on the GPU against the emulator, both through
+// rlab-kernel-runner as rlab and the front ends run them: README's example and every exercise solution give equal
+// traces (events field by field, timestamps aside; lines, result, hazards); each exercise's planted bug is found on
+// the GPU as on the emulator; an endless loop is stopped at the time limit and an out-of-bounds read is reported.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "core/trace.h"
+#include "tests/gpu/student/student_files.h"
+#include "tests/support/gpu_compare.h"
+
+namespace rl::test {
+namespace {
+
+using student::KernelOutcome;
+
+std::set<std::string> hazard_kinds(const Trace& t) {
+    std::set<std::string> k;
+    for (const Hazard& h : t.hazards) k.insert(std::string(to_string(h.kind)));
+    return k;
+}
+std::string joined(const std::set<std::string>& s) {
+    std::string out;
+    for (const std::string& x : s) out += x + " ";
+    return out;
+}
+
+struct Both {
+    KernelOutcome cpu, gpu;
+};
+Both run_both(const std::string& file, const std::vector<std::string>& run) {
+    return {student::run_kernel(request_for(file, run, Backend::Cpu)), student::run_kernel(request_for(file, run, Backend::Cuda))};
+}
+
+// Both ran, and the GPU's trace is the emulator's: every event (canonical order), its line, the result, the hazards.
+void check_equal(const std::string& file, const std::vector<std::string>& run) {
+    INFO(file);
+    const Both b = run_both(file, run);
+    INFO("cpu: ", b.cpu.error, " | gpu: ", b.gpu.error);
+    REQUIRE(b.cpu.ok);
+    REQUIRE(b.gpu.ok);
+    const Trace &g = b.gpu.trace, &c = b.cpu.trace;
+    CHECK(g.backend == Backend::Cuda);
+    CHECK(c.backend == Backend::Cpu);
+    CHECK(first_difference(g, c) == "");
+    CHECK(g.events.size() == c.events.size());
+    CHECK(g.step_count == c.step_count);
+    CHECK(g.lines == c.lines);  // events are in canonical order in both traces
+    CHECK(g.result_value == c.result_value);
+    CHECK(g.result_flags == c.result_flags);
+    CHECK(g.reference_value == c.reference_value);
+    CHECK(joined(hazard_kinds(g)) == joined(hazard_kinds(c)));
+    CHECK(!g.times.empty());  // the GPU's records carry their clocks
+}
+
+}  // namespace
+
+TEST_CASE("student kernel on the GPU: README's example gives the emulator's trace (one block, several, a tail)") {
+    const std::string path = readme_example(RLAB_TEST_OUT_DIR);
+    REQUIRE_MESSAGE(!path.empty(), "README.md shows no ```cuda block with RL_KERNEL");
+    check_equal(path, {"--n", "1000", "--block", "256", "--input", "uniform", "--seed", "3"});  // 4 blocks: second launch
+    check_equal(path, {"--n", "40", "--block", "64"});                                          // one block, a partial warp
+    check_equal(path, {"--n", "2048", "--block", "1024", "--input", "uniform", "--seed", "9"});
+}
+
+TEST_CASE("student kernel on the GPU: every exercise's solution gives the emulator's trace") {
+    const std::vector<Exercise> all = exercises();
+    CHECK(all.size() >= 6);
+    for (const Exercise& e : all) check_equal(e.solution_file(), e.run);
+}
+
+TEST_CASE("student kernel on the GPU: the checker finds each exercise's planted bug as on the emulator") {
+    for (const Exercise& e : exercises()) {
+        const std::string expected(to_string(e.hazard));
+        INFO(e.name, " expects ", expected);
+        const Both b = run_both(e.kernel_file(), e.run);
+        INFO("cpu: ", b.cpu.error, " | gpu: ", b.gpu.error);
+        REQUIRE(b.cpu.ok);
+        REQUIRE(b.gpu.ok);
+        const std::set<std::string> g = hazard_kinds(b.gpu.trace), c = hazard_kinds(b.cpu.trace);
+        INFO("gpu: ", joined(g), "| cpu: ", joined(c));
+        CHECK(c.count(expected) == 1);
+        CHECK(g.count(expected) == 1);
+    }
+}
+
+TEST_CASE("student kernel on the GPU: the emulator's CI kernels without atomics give the same trace") {
+    for (const char* name : {"warp_xor.cu", "smem_tree.cu", "bad_oob_read.cu", "bad_barrier_two_lines.cu"})
+        check_equal(std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/" + name,
+                    {"--n", "100", "--block", "64", "--input", "uniform", "--seed", "5"});
+}
+
+TEST_CASE("student kernel on the GPU: atomics and a last-block finish give the exact result with no hazard") {
+    for (const char* name : {"grid_stride.cu", "last_block.cu"}) {
+        INFO(name);
+        const std::vector<std::string> run = {"--n", "5000", "--block", "128", "--grid", "8", "--input", "uniform"};
+        const Both b = run_both(std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/" + name, run);
+        INFO("cpu: ", b.cpu.error, " | gpu: ", b.gpu.error);
+        REQUIRE(b.gpu.ok);
+        REQUIRE(b.cpu.ok);
+        CHECK(b.gpu.trace.events.size() == b.cpu.trace.events.size());
+        CHECK(b.gpu.trace.result_value == b.gpu.trace.reference_value);
+        CHECK(b.gpu.trace.hazards.empty());
+    }
+}
+
+TEST_CASE("student kernel on the GPU: an endless loop is stopped at the time limit with the message") {
+    const std::string file = std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/bad_loop_silent.cu";
+    const KernelOutcome o = student::run_kernel(request_for(file, {"--n", "64", "--block", "32"}, Backend::Cuda, 2.0));
+    CHECK(!o.ok);
+    CHECK(o.error.find("the kernel did not finish within 2 s") != std::string::npos);
+}
+
+TEST_CASE("student kernel on the GPU: an out-of-bounds in[] read is reported, not a crash") {
+    const std::string file = std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/bad_oob_read.cu";
+    const KernelOutcome o = student::run_kernel(request_for(file, {"--n", "100", "--block", "64"}, Backend::Cuda));
+    INFO(o.error);
+    REQUIRE(o.ok);
+    CHECK(hazard_kinds(o.trace).count("out-of-bounds-read") == 1);
+    CHECK((o.trace.result_flags & kUndefined));
+}
+
+TEST_CASE("student kernel on the GPU: kernel errors stop the run with the emulator's one line") {
+    const std::string dir = std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/";
+    const Both index = run_both(dir + "bad_shared_index.cu", {"--n", "8", "--block", "32"});
+    CHECK(!index.gpu.ok);
+    CHECK(index.gpu.error == index.cpu.error);  // one thread breaks the bound: the same thread, line and bound
+    // every thread loops: which one reaches the budget first is the hardware's choice
+    const KernelOutcome loop = student::run_kernel(request_for(dir + "bad_loop_records.cu", {"--n", "4", "--block", "4"}, Backend::Cuda));
+    CHECK(!loop.ok);
+    CHECK(loop.error.find("on line 7 records its 65535th event: the step budget stops it") != std::string::npos);
+}
+
+}  // namespace rl::test

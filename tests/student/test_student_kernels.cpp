@@ -1,0 +1,272 @@
+// tests/student/test_student_kernels.cpp — kernels written as by a student (held back from the exercises), run on
+// the emulator through rlab-kernel-runner exactly as rlab and the front ends run them: the right result against a
+// sum computed here from the inputs, no hazard; and bad kernels, each reported in one line, never a crash.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <ostream>
+#include <string>
+
+#include "core/error.h"
+#include "core/input.h"
+#include "core/ops.h"
+#include "student/diagnostics.h"
+#include "student/kernel_run.h"
+
+namespace rl::student {
+namespace {
+
+// One launch geometry.
+struct Size {
+    uint64_t n;
+    uint32_t block;
+    uint32_t grid = 0;
+};
+// How a failing size shows in doctest's CAPTURE.
+std::ostream& operator<<(std::ostream& o, const Size& z) {
+    return o << "n=" << z.n << " block=" << z.block << " grid=" << z.grid;
+}
+
+std::string kernel_path(const std::string& name) { return std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/" + name; }
+
+KernelOutcome run(const std::string& name, uint64_t n, uint32_t block, uint32_t grid = 0, double limit = 30,
+                  InputKind input = InputKind::Iota) {
+    KernelRequest r;
+    r.file = kernel_path(name);
+    r.schedule.n = n;
+    r.schedule.block = block;
+    r.schedule.grid = grid;
+    r.schedule.input.kind = input;
+    r.schedule.input.seed = 7;
+    r.time_limit_s = limit;
+    return run_kernel(r);
+}
+
+// The inputs as the kernel saw them (the trace keeps them), regenerated here from the schedule.
+InputData inputs_of(const Trace& t) {
+    Schedule s = t.schedule;
+    return make_input(s);
+}
+
+bool has_hazard(const Trace& t, HazardKind k) {
+    return std::any_of(t.hazards.begin(), t.hazards.end(), [&](const Hazard& h) { return h.kind == k; });
+}
+
+std::string hazard_list(const Trace& t) {
+    std::string s;
+    for (const Hazard& h : t.hazards) s += std::string(to_string(h.kind)) + ": " + h.what + "\n";
+    return s;
+}
+
+int lines_in(const std::string& path) {
+    std::ifstream f(path);
+    return int(std::count(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>(), '\n'));
+}
+
+// A correct kernel: it ran, holds no hazard, its result is the exact sum (or max) of its inputs, and every event
+// names a line of the student's file.
+template <class A>
+void check_exact(const KernelOutcome& o, const std::string& name, bool max_op = false) {
+    INFO(name, ": ", o.error);
+    REQUIRE(o.ok);
+    const Trace& t = o.trace;
+    INFO(hazard_list(t));
+    CHECK(t.hazards.empty());
+    CHECK(t.kernel_file == kernel_path(name));
+    const InputData in = inputs_of(t);
+    REQUIRE(in.size() == t.schedule.n);
+    long double sum = 0, best = -1e300L;
+    for (size_t i = 0; i < in.size(); ++i) {
+        sum += in.value(i);
+        best = std::max<long double>(best, in.value(i));
+    }
+    REQUIRE(t.result_event != kNoEvent);
+    CHECK(!(t.result_flags & kUndefined));
+    const A got = unpack_value<A>(t.result_value);
+    CHECK(double(got) == double(max_op ? best : sum));
+    CHECK(t.result_value == t.reference_value);
+    REQUIRE(t.lines.size() == t.events.size());
+    const int file_lines = lines_in(kernel_path(name));
+    for (uint16_t l : t.lines) CHECK((l >= 1 && l <= file_lines));
+}
+
+}  // namespace
+
+TEST_CASE("student kernel: warp shuffles (xor) with a tail, a partial last warp and the second launch") {
+    for (const Size z : {Size{100, 64}, Size{77, 48}, Size{1, 1}, Size{1000, 256}, Size{40, 40}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("warp_xor.cu", z.n, z.block);
+        check_exact<float>(o, "warp_xor.cu");
+        if (o.ok && o.trace.grid > 1) CHECK(o.trace.finisher_block == o.trace.grid);  // the lab's second launch
+    }
+}
+
+TEST_CASE("student kernel: --op witness checks the order of the merges (element ranges)") {
+    KernelRequest r;
+    r.file = kernel_path("warp_xor.cu");
+    r.schedule.n = 77;
+    r.schedule.block = 48;
+    r.schedule.op = Op::Witness;
+    r.op_given = true;
+    const KernelOutcome o = run_kernel(r);
+    INFO(o.error);
+    REQUIRE(o.ok);
+    INFO(hazard_list(o.trace));
+    CHECK(o.trace.hazards.empty());
+    const WitnessValue w = unpack_value<WitnessValue>(o.trace.result_value);
+    CHECK(w.lo == 0);
+    CHECK(w.hi == 76);
+}
+
+TEST_CASE("student kernel: shared-memory tree (int) with a tail") {
+    for (const Size z : {Size{100, 64}, Size{300, 128}, Size{5, 8}}) {
+        CAPTURE(z);
+        check_exact<int32_t>(run("smem_tree.cu", z.n, z.block), "smem_tree.cu");
+    }
+}
+
+TEST_CASE("student kernel: grid-stride loop (double) with an atomic per block") {
+    for (const Size z : {Size{1000, 64, 3}, Size{77, 40, 2}, Size{33, 32, 1}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("grid_stride.cu", z.n, z.block, z.grid);
+        check_exact<double>(o, "grid_stride.cu");
+        if (o.ok) CHECK(o.trace.grid == z.grid);
+    }
+}
+
+TEST_CASE("student kernel: last-block finish (max, Counter, __threadfence, reading out[b])") {
+    for (const Size z : {Size{300, 128}, Size{70, 32}, Size{9, 16}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("last_block.cu", z.n, z.block, 0, 30, InputKind::Normal);
+        check_exact<float>(o, "last_block.cu", true);
+        if (o.ok) CHECK(o.trace.schedule.op == Op::Max);  // taken from the kernel's combines
+    }
+}
+
+// g++ evaluates `s[t] + s[t + stride]` right to left, clang left to right: the records come out alike.
+TEST_CASE("student kernel: the same file through g++ and clang++ gives the same trace") {
+    if (std::system("command -v clang++ > /dev/null 2>&1") != 0 || std::system("command -v g++ > /dev/null 2>&1") != 0) return;
+    setenv("RLAB_CXX", "g++", 1);
+    const KernelOutcome gcc = run("smem_tree.cu", 100, 64);
+    setenv("RLAB_CXX", "clang++", 1);
+    const KernelOutcome clang = run("smem_tree.cu", 100, 64);
+    unsetenv("RLAB_CXX");
+    REQUIRE(gcc.ok);
+    REQUIRE(clang.ok);
+    REQUIRE(gcc.trace.events.size() == clang.trace.events.size());
+    for (size_t i = 0; i < gcc.trace.events.size(); ++i) {
+        const Event &a = gcc.trace.events[i], &b = clang.trace.events[i];
+        CHECK((a.kind == b.kind && a.step == b.step && a.thread == b.thread && a.block == b.block && a.value == b.value &&
+               a.detail == b.detail && a.aux == b.aux && a.dep[0] == b.dep[0] && a.dep[1] == b.dep[1]));
+    }
+    CHECK(gcc.trace.lines == clang.trace.lines);
+}
+
+TEST_CASE("bad kernel: a syntax error is a diagnostic naming the student's file and line") {
+    const KernelOutcome o = run("bad_syntax.cu", 8, 8);
+    CHECK(!o.ok);
+    REQUIRE(!o.diagnostics.empty());
+    const Diagnostic& d = o.diagnostics.front();
+    CHECK(d.file == kernel_path("bad_syntax.cu"));
+    CHECK(d.line == 7);
+    CHECK(d.column > 0);
+    CHECK(d.message.rfind("error: ", 0) == 0);
+    CHECK(o.error.find("bad_syntax.cu:7:") != std::string::npos);
+    CHECK(o.error.find('\n') == std::string::npos);
+    CHECK(!o.compiler_log.empty());
+}
+
+TEST_CASE("bad kernel: a signature RL_ENTRY rejects is one diagnostic on the kernel's line") {
+    const KernelOutcome o = run("bad_signature.cu", 8, 8);
+    CHECK(!o.ok);
+    REQUIRE(o.diagnostics.size() == 1);
+    CHECK(o.diagnostics[0].file == kernel_path("bad_signature.cu"));
+    CHECK(o.diagnostics[0].line == 5);
+    CHECK(o.diagnostics[0].message.find("RL_KERNEL bad_signature must be void bad_signature(rl::In<T> in") != std::string::npos);
+}
+
+TEST_CASE("bad kernel: reading past the input is the out-of-bounds-read hazard, not a crash") {
+    const KernelOutcome o = run("bad_oob_read.cu", 100, 64);
+    INFO(o.error);
+    REQUIRE(o.ok);
+    CHECK(has_hazard(o.trace, HazardKind::OutOfBoundsRead));
+    CHECK((o.trace.result_flags & kUndefined));  // the poisoned value reaches the result
+}
+
+TEST_CASE("bad kernel: a shared index out of range stops the run with thread, block, line and bound") {
+    const KernelOutcome o = run("bad_shared_index.cu", 8, 32);
+    CHECK(!o.ok);
+    CHECK(o.error == "out of range: thread 0 of block 0 on line 9 indexes a shared array of 32 slots with 32 (allowed 0..31)");
+}
+
+TEST_CASE("bad kernel: a wild pointer crashes the runner, and the caller reports it in one line") {
+    const KernelOutcome o = run("bad_pointer.cu", 8, 8);
+    CHECK(!o.ok);
+    CHECK(o.error.find("crashed") != std::string::npos);
+    CHECK(o.error.find("SIGSEGV") != std::string::npos);
+    CHECK(o.error.find('\n') == std::string::npos);
+}
+
+TEST_CASE("bad kernel: an endless loop that records is stopped by the step budget") {
+    const KernelOutcome o = run("bad_loop_records.cu", 4, 4);
+    CHECK(!o.ok);
+    CHECK(o.error.find("step budget") != std::string::npos);
+    CHECK(o.error.find("line 7") != std::string::npos);
+}
+
+TEST_CASE("bad kernel: an endless loop that records nothing is stopped by the time limit") {
+    const KernelOutcome o = run("bad_loop_silent.cu", 4, 4, 0, 1.0);
+    CHECK(!o.ok);
+    CHECK(o.error.find("did not finish within 1 s") != std::string::npos);
+}
+
+TEST_CASE("bad kernel: a barrier only half a warp reaches, before a full-mask shuffle, hangs") {
+    const KernelOutcome o = run("bad_barrier_hang.cu", 32, 32);
+    CHECK(!o.ok);
+    CHECK(o.error ==
+          "the kernel hangs: in block 0, threads 0-15 wait at __syncthreads() on line 8; threads 16-31 wait at "
+          "__shfl_down_sync() on line 9 (a shuffle waits for a lane that waits elsewhere, or a barrier not every "
+          "thread reaches)");
+}
+
+TEST_CASE("bad kernel: a barrier in each branch completes (every thread arrives) and is a divergent barrier") {
+    const KernelOutcome o = run("bad_barrier_two_lines.cu", 64, 64);
+    INFO(o.error);
+    REQUIRE(o.ok);
+    CHECK(has_hazard(o.trace, HazardKind::DivergentBarrier));
+}
+
+TEST_CASE("kernel files: exactly one RL_KERNEL, and bad requests are rl::Error") {
+    CHECK(kernel_name("RL_KERNEL  void\n my_sum (rl::In<float> in") == "my_sum");
+    CHECK_THROWS_AS(kernel_name("static void f() {}"), Error);
+    CHECK_THROWS_AS(kernel_name("RL_KERNEL void a() {}\nRL_KERNEL void b() {}"), Error);
+    KernelRequest r;
+    r.file = kernel_path("no_such_kernel.cu");
+    CHECK_THROWS_AS(run_kernel(r), Error);
+    r.file = kernel_path("warp_xor.cu");
+    r.schedule.block = 2000;
+    CHECK_THROWS_AS(run_kernel(r), Error);
+}
+
+TEST_CASE("compiler messages: g++/clang and NVRTC forms") {
+    const auto d = parse_diagnostics(
+        "k.cu: In function 'void f()':\n"
+        "/tmp/a b/k.cu:7:24: error: expected ';' before '}' token\n"
+        "k.cu:3: warning: unused\n"
+        "k.cu(12): error: identifier \"x\" is undefined\n"
+        "k.cu:9:1: note: here\n");
+    REQUIRE(d.size() == 3);
+    CHECK(d[0].file == "/tmp/a b/k.cu");
+    CHECK(d[0].line == 7);
+    CHECK(d[0].column == 24);
+    CHECK(d[0].message == "error: expected ';' before '}' token");
+    CHECK(d[1].line == 3);
+    CHECK(d[1].column == 0);
+    CHECK(d[2].file == "k.cu");
+    CHECK(d[2].line == 12);
+    CHECK(first_error_line(d) == "/tmp/a b/k.cu:7:24: error: expected ';' before '}' token");
+}
+
+}  // namespace rl::student
