@@ -5,18 +5,7 @@ set -u
 RLAB="$1"
 source "$(dirname "$0")/../support/expect.sh"
 
-cat >"$tmp/good.cu" <<'CU'
-#include <rlab/kernel.h>
-
-// Each warp sums its lanes with shuffles; lane 0 of each warp adds its sum to out[0].
-RL_KERNEL void warp_sum(rl::In<float> in, rl::Out<float> out, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    auto v = i < n ? in[i] : rl::identity<float>();
-    for (int offset = 16; offset > 0; offset /= 2)
-        v = v + __shfl_down_sync(0xffffffff, v, offset);
-    if (threadIdx.x % 32 == 0) atomicAdd(&out[0], v);
-}
-CU
+cp "$(dirname "$0")/../support/warp_sum.cu" "$tmp/good.cu"
 
 expect 0 "run a correct kernel (board)" -- "$RLAB" run "$tmp/good.cu" --n 100 --block 64 --backend cpu
 contains out "good.cu: n 100, block 64, grid 2" "board header names the file and sizes"

@@ -3,6 +3,7 @@
 // trace stays shown, and an exercise opened with its own run flags. Counts come from the kernel text and sizes here.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -18,15 +19,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kSum = R"(#include <rlab/kernel.h>
-RL_KERNEL void warp_sum(rl::In<float> in, rl::Out<float> out, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    auto v = i < n ? in[i] : rl::identity<float>();
-    for (int offset = 16; offset > 0; offset /= 2)
-        v = v + __shfl_down_sync(0xffffffff, v, offset);
-    if (threadIdx.x % 32 == 0) atomicAdd(&out[0], v);
+// The kernel a student would write (tests/support/warp_sum.cu).
+std::string sum_kernel() {
+    std::ifstream in(std::string(RLAB_SOURCE_DIR) + "/tests/support/warp_sum.cu");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
-)";
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::trunc) << text; }
 
@@ -34,6 +33,8 @@ void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::i
 
 TEST_CASE("--kernel: checked options, the first run, and a save polled and run again") {
     const fs::path file = fs::path(RLAB_TEST_TMP) / "lab_kernel_session.cu";
+    const std::string kSum = sum_kernel();
+    REQUIRE(kSum.find("RL_KERNEL") != std::string::npos);
     write(file, kSum);
     const std::string path = file.string();
     std::ostringstream out, err;
@@ -63,8 +64,12 @@ TEST_CASE("--kernel: checked options, the first run, and a save polled and run a
     size_t shuffles = 0;
     for (const Event& e : s.trace.events) shuffles += e.kind == EventKind::Shuffle;
     CHECK(shuffles == 64 * 5);  // 64 threads, offsets 16, 8, 4, 2, 1
-    CHECK(s.source.source.lines.size() == 8);
-    CHECK(s.source.source.lines[5].text.find("__shfl_down_sync") != std::string::npos);
+    CHECK(s.source.source.lines.size() == size_t(std::count(kSum.begin(), kSum.end(), '\n')));
+    for (size_t i = 0; i < s.source.source.lines.size(); ++i) {  // the shuffles are recorded on the shuffle's line
+        const bool shfl = s.source.source.lines[i].text.find("__shfl_down_sync") != std::string::npos;
+        for (uint32_t e : s.source.events_of_line(int(i + 1)))
+            if (s.trace.events[e].kind == EventKind::Shuffle) CHECK(shfl);
+    }
 
     // A save (the modification time moves): the poll starts a run; until it ends the last trace stays.
     std::string three = kSum;
