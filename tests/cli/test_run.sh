@@ -43,6 +43,14 @@ grep -qE "broken\.cu:[0-9]+:[0-9]+: .*error" "$tmp/err" || { echo "FAIL: compile
 expect 2 "check FILE.cu with a compile error" -- "$RLAB" check "$tmp/broken.cu" --n 8 --block 32 --backend cpu
 grep -qE "broken\.cu:[0-9]+:[0-9]+: .*error" "$tmp/err" || { echo "FAIL: check: compile error without FILE:LINE:COL"; fails=$((fails + 1)); }
 
+# A kernel that compiles and then fails as a program: exit 1 with the runner's one line (thread, block, line, bound).
+sed 's/auto v = i < n ? in\[i\] : rl::identity<float>();/rl::Shared<float, 8> s;\n    s[threadIdx.x] = in[i];\n    auto v = s[0];/' "$tmp/good.cu" >"$tmp/oob.cu"
+grep -q "rl::Shared<float, 8> s;" "$tmp/oob.cu" || { echo "FAIL: the out-of-range kernel was not made"; fails=$((fails + 1)); }
+expect 1 "a shared index out of range" -- "$RLAB" run "$tmp/oob.cu" --n 32 --block 32 --backend cpu
+one_line_error "a shared index out of range"
+contains err "out of range" "the kernel error names the bound"
+contains err "line" "the kernel error names the line"
+
 # Bad input: one line, exit 2.
 bad() {  # bad DESCRIPTION PATTERN -- command...
     local what=$1 pattern=$2; shift 3
