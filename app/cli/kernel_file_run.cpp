@@ -26,8 +26,9 @@ std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc) {
         std::cerr << (d.file.empty() ? k.file : d.file) << ":" << d.line << ":" << d.column << ": " << d.message << "\n";
     // The kernel compiled when the compiler said nothing: what failed is the program (a hang, the time limit, an
     // index out of range), a wrong kernel like a wrong result (1). A compile error is bad input (2).
-    const bool compiled = o.diagnostics.empty() && o.compiler_log.empty();
-    rc = compiled && o.error.rfind("the kernel", 0) == 0 ? 1 : 2;
+    const bool compiled = o.diagnostics.empty() && o.error.rfind("compile error", 0) != 0;
+    const bool as_program = o.error.rfind("the kernel", 0) == 0 || o.error.rfind("out of range:", 0) == 0;  // the runner's words
+    rc = compiled && as_program ? 1 : 2;
     std::cerr << "rlab: " << k.file << ": " << one_line(o.error.empty() ? "the kernel did not run" : o.error) << "\n";
     return std::nullopt;
 }

@@ -5,18 +5,7 @@ set -u
 RLAB="$1"
 source "$(dirname "$0")/../support/expect.sh"
 
-cat >"$tmp/good.cu" <<'CU'
-#include <rlab/kernel.h>
-
-// Each warp sums its lanes with shuffles; lane 0 of each warp adds its sum to out[0].
-RL_KERNEL void warp_sum(rl::In<float> in, rl::Out<float> out, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    auto v = i < n ? in[i] : rl::identity<float>();
-    for (int offset = 16; offset > 0; offset /= 2)
-        v = v + __shfl_down_sync(0xffffffff, v, offset);
-    if (threadIdx.x % 32 == 0) atomicAdd(&out[0], v);
-}
-CU
+cp "$(dirname "$0")/../support/warp_sum.cu" "$tmp/good.cu"
 
 expect 0 "run a correct kernel (board)" -- "$RLAB" run "$tmp/good.cu" --n 100 --block 64 --backend cpu
 contains out "good.cu: n 100, block 64, grid 2" "board header names the file and sizes"
@@ -53,6 +42,14 @@ expect 2 "a compile error" -- "$RLAB" run "$tmp/broken.cu" --n 8 --block 32 --ba
 grep -qE "broken\.cu:[0-9]+:[0-9]+: .*error" "$tmp/err" || { echo "FAIL: compile error without FILE:LINE:COL"; cat "$tmp/err"; fails=$((fails + 1)); }
 expect 2 "check FILE.cu with a compile error" -- "$RLAB" check "$tmp/broken.cu" --n 8 --block 32 --backend cpu
 grep -qE "broken\.cu:[0-9]+:[0-9]+: .*error" "$tmp/err" || { echo "FAIL: check: compile error without FILE:LINE:COL"; fails=$((fails + 1)); }
+
+# A kernel that compiles and then fails as a program: exit 1 with the runner's one line (thread, block, line, bound).
+sed 's/auto v = i < n ? in\[i\] : rl::identity<float>();/rl::Shared<float, 8> s;\n    s[threadIdx.x] = in[i];\n    auto v = s[0];/' "$tmp/good.cu" >"$tmp/oob.cu"
+grep -q "rl::Shared<float, 8> s;" "$tmp/oob.cu" || { echo "FAIL: the out-of-range kernel was not made"; fails=$((fails + 1)); }
+expect 1 "a shared index out of range" -- "$RLAB" run "$tmp/oob.cu" --n 32 --block 32 --backend cpu
+one_line_error "a shared index out of range"
+contains err "out of range" "the kernel error names the bound"
+contains err "line" "the kernel error names the line"
 
 # Bad input: one line, exit 2.
 bad() {  # bad DESCRIPTION PATTERN -- command...

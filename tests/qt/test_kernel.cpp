@@ -17,16 +17,11 @@ namespace {
 
 constexpr int kWait = 180000;  // the first compile of a kernel (the plugin cache is empty in CI)
 
-const char* kGood = R"(#include <rlab/kernel.h>
-
-RL_KERNEL void warp_sum(rl::In<float> in, rl::Out<float> out, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    auto v = i < n ? in[i] : rl::identity<float>();
-    for (int offset = 16; offset > 0; offset /= 2)
-        v = v + __shfl_down_sync(0xffffffff, v, offset);
-    if (threadIdx.x % 32 == 0) atomicAdd(&out[0], v);
+// The kernel a student would write (tests/support/warp_sum.cu).
+QByteArray good_kernel() {
+    QFile f(QString(RLAB_SOURCE_DIR) + "/tests/support/warp_sum.cu");
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
-)";
 
 void write(const QString& path, const QByteArray& text) {
     QFile f(path);
@@ -50,6 +45,8 @@ private slots:
 
     void opens_a_kernel_reruns_on_save_and_shows_compile_errors() {
         const QString path = QString(RLAB_TEST_TMP) + "/student_warp_sum.cu";
+        const QByteArray kGood = good_kernel();
+        QVERIFY(kGood.contains("RL_KERNEL"));
         write(path, kGood);
         qt::Classroom c;
         Schedule sizes;
@@ -66,7 +63,7 @@ private slots:
         QVERIFY(w.kernel_dock()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(c.lab.trace.kernel_file == path.toStdString(), kWait);
         QVERIFY2(c.lab.kernel->error.empty(), c.lab.kernel->error.c_str());
-        const QList<QByteArray> lines = QByteArray(kGood).split('\n');
+        const QList<QByteArray> lines = kGood.split('\n');
         const std::vector<lab::SourceRow>& rows = w.source()->view()->rows();
         QVERIFY(rows.size() >= size_t(lines.size() - 1));
         for (size_t i = 0; i < rows.size(); ++i) QCOMPARE(QByteArray(rows[i].text.data(), int(rows[i].text.size())), lines[int(i)]);

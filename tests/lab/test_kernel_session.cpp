@@ -1,0 +1,108 @@
+// tests/lab/test_kernel_session.cpp — the lab bench's side of a student's kernel: --kernel checked by parse_options,
+// the first run waited for, the file's modification time polled and a save run again on the worker while the last
+// trace stays shown, and an exercise opened with its own run flags. Counts come from the kernel text and sizes here.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "app/lab/exercise_links.h"
+#include "app/lab/lab_state.h"
+#include "app/lab/options.h"
+
+using namespace rl;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The kernel a student would write (tests/support/warp_sum.cu).
+std::string sum_kernel() {
+    std::ifstream in(std::string(RLAB_SOURCE_DIR) + "/tests/support/warp_sum.cu");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::trunc) << text; }
+
+}  // namespace
+
+TEST_CASE("--kernel: checked options, the first run, and a save polled and run again") {
+    const fs::path file = fs::path(RLAB_TEST_TMP) / "lab_kernel_session.cu";
+    const std::string kSum = sum_kernel();
+    REQUIRE(kSum.find("RL_KERNEL") != std::string::npos);
+    write(file, kSum);
+    const std::string path = file.string();
+    std::ostringstream out, err;
+    lab::Options o;
+    {
+        const char* argv[] = {"reduction-lab", "--kernel", path.c_str(), "--n", "40", "--block", "64", "--warp", "shfl-xor"};
+        CHECK(lab::parse_options(lab::FrontEnd::LabBench, 9, argv, o, out, err) == 2);  // a stage flag: the kernel has its own
+        CHECK(err.str().find("--warp") != std::string::npos);
+    }
+    err.str("");
+    {
+        const char* argv[] = {"reduction-lab", "--kernel", "/no/such/kernel.cu"};
+        CHECK(lab::parse_options(lab::FrontEnd::LabBench, 3, argv, o, out, err) == 2);
+        CHECK(err.str().find("no such file") != std::string::npos);
+    }
+    o = lab::Options{};
+    const char* argv[] = {"reduction-lab", "--kernel", path.c_str(), "--n", "40", "--block", "64", "--backend", "cpu"};
+    REQUIRE(lab::parse_options(lab::FrontEnd::LabBench, 9, argv, o, out, err) == -1);
+    CHECK(o.kernel_request.file == path);
+    CHECK(o.kernel_request.schedule.n == 40);
+
+    lab::LabState s;
+    REQUIRE(s.open_kernel_and_wait(o.kernel_request).empty());
+    REQUIRE(s.kernel->error.empty());
+    CHECK(s.trace.kernel_file == path);
+    CHECK(s.trace.result_value == s.trace.reference_value);
+    size_t shuffles = 0;
+    for (const Event& e : s.trace.events) shuffles += e.kind == EventKind::Shuffle;
+    CHECK(shuffles == 64 * 5);  // 64 threads, offsets 16, 8, 4, 2, 1
+    CHECK(s.source.source.lines.size() == size_t(std::count(kSum.begin(), kSum.end(), '\n')));
+    for (size_t i = 0; i < s.source.source.lines.size(); ++i) {  // the shuffles are recorded on the shuffle's line
+        const bool shfl = s.source.source.lines[i].text.find("__shfl_down_sync") != std::string::npos;
+        for (uint32_t e : s.source.events_of_line(int(i + 1)))
+            if (s.trace.events[e].kind == EventKind::Shuffle) CHECK(shfl);
+    }
+
+    // A save (the modification time moves): the poll starts a run; until it ends the last trace stays.
+    std::string three = kSum;
+    three.replace(three.find("for (int offset = 16;"), 21, "for (int offset = 4;");  // offsets 4, 2, 1
+    write(file, three);
+    fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(2));
+    const size_t before = s.trace.events.size();
+    s.kernel_polled_s = -1;
+    bool took = s.poll_kernel();
+    if (!took) CHECK(s.trace.events.size() == before);
+    for (int k = 0; k < 600 && !took; ++k) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        took = s.poll_kernel();
+    }
+    REQUIRE(took);
+    shuffles = 0;
+    for (const Event& e : s.trace.events) shuffles += e.kind == EventKind::Shuffle;
+    CHECK(shuffles == 64 * 3);
+    CHECK(!s.poll_kernel());  // nothing changed since: no run
+}
+
+TEST_CASE("an exercise opens with its own flags") {
+    const LessonSet set = load_lessons(std::string(RLAB_SOURCE_DIR) + "/lessons");
+    const Lesson* mask = nullptr;
+    for (const Lesson& l : set.lessons) mask = l.name == "mask-contract" ? &l : mask;
+    REQUIRE(mask);
+    std::vector<std::string> problems;
+    const std::vector<Exercise> exs = lab::lesson_exercises(*mask, &problems);
+    CHECK(problems.empty());
+    REQUIRE(exs.size() == 2);
+    const student::KernelRequest r = lab::exercise_request(exs[0], false, BackendChoice::Cpu, nullptr);
+    CHECK(r.file == exs[0].kernel_file());
+    CHECK(r.schedule.n == 40);  // partial-warp-mask: --n 40 --block 40
+    CHECK(r.schedule.block == 40);
+    CHECK(lab::exercise_request(exs[0], true, BackendChoice::Cpu, nullptr).file == exs[0].solution_file());
+}

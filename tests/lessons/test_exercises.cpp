@@ -1,0 +1,100 @@
+// tests/lessons/test_exercises.cpp — exercise.toml and a lesson's `exercises` field: the six shipped exercises load
+// with their kernel and solution, every one is linked from a lesson, and malformed ones are reported with their place.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <unistd.h>
+
+#include "core/exercise.h"
+#include "core/lesson.h"
+
+using namespace rl;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A lessons folder of one's own under the temporary directory, removed at the end of the test.
+struct TempLessons {
+    fs::path dir = fs::temp_directory_path() / ("rlab-exercises-" + std::to_string(::getpid()));
+    TempLessons() { fs::create_directories(dir / "exercises"); }
+    ~TempLessons() { fs::remove_all(dir); }
+    void write(const fs::path& rel, const std::string& text) const {
+        fs::create_directories((dir / rel).parent_path());
+        std::ofstream(dir / rel) << text;
+    }
+};
+
+const char* kGoodToml = "title = \"t\"\ntask = \"do it\"\nhint = \"look\"\nrun = [\"--n\", \"8\"]\nhazard = \"shared-memory-race\"\n";
+
+}  // namespace
+
+TEST_CASE("the shipped exercises load, each with its files, and every one is linked from a lesson") {
+    std::vector<LessonError> errors;
+    const std::vector<Exercise> all = load_exercises(RLAB_LESSONS_SOURCE, errors);
+    for (const LessonError& e : errors) CAPTURE(e.str());
+    CHECK(errors.empty());
+    CHECK(all.size() >= 6);
+    const std::set<std::string> want{"partial-warp-mask", "uninitialised-tail", "missing-barrier",
+                                     "wrong-identity", "descending-order", "shuffle-in-branch"};
+    std::set<std::string> linked, names;
+    for (const Exercise& ex : all) {
+        names.insert(ex.name);
+        CHECK(fs::is_regular_file(ex.kernel_file()));
+        CHECK(fs::is_regular_file(ex.solution_file()));
+        CHECK(!ex.task.empty());
+        CHECK(!ex.hint.empty());
+        CHECK(!ex.run.empty());
+    }
+    for (const std::string& w : want) CHECK(names.count(w) == 1);
+    const LessonSet set = load_lessons(RLAB_LESSONS_SOURCE);
+    for (const Lesson& l : set.lessons) linked.insert(l.exercises.begin(), l.exercises.end());
+    for (const std::string& n : names) {
+        CAPTURE(n);
+        CHECK(linked.count(n) == 1);
+    }
+}
+
+TEST_CASE("a malformed exercise is reported with its file and place") {
+    TempLessons t;
+    t.write("exercises/ok/exercise.toml", kGoodToml);
+    t.write("exercises/ok/kernel.cu", "");
+    t.write("exercises/ok/solution.cu", "");
+    std::vector<LessonError> errors;
+    REQUIRE(load_exercise(t.dir.string(), "ok", errors));
+    CHECK(errors.empty());
+
+    t.write("exercises/bad/exercise.toml", std::string(kGoodToml) + "colour = \"red\"\n");
+    t.write("exercises/bad/kernel.cu", "");
+    CHECK(!load_exercise(t.dir.string(), "bad", errors));
+    REQUIRE(errors.size() == 2);  // the unknown key, and the missing solution.cu
+    CHECK(errors[0].line == 6);
+    CHECK(errors[0].what.find("unknown field 'colour'") != std::string::npos);
+    CHECK(errors[1].file.find("solution.cu") != std::string::npos);
+
+    errors.clear();
+    t.write("exercises/kind/exercise.toml", "title = \"t\"\ntask = \"x\"\nhint = \"y\"\nhazard = \"no-such-hazard\"\n");
+    CHECK(!load_exercise(t.dir.string(), "kind", errors));
+    REQUIRE(!errors.empty());
+    CHECK(errors[0].line == 4);
+    CHECK(errors[0].what.find("hazard kind") != std::string::npos);
+
+    errors.clear();
+    CHECK(!load_exercise(t.dir.string(), "../ok", errors));  // a name never leaves the folder
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].what.find("no exercise name") != std::string::npos);
+}
+
+TEST_CASE("a lesson that links an exercise that is not there is an error of the lesson set") {
+    TempLessons t;
+    t.write("one.toml", "title = \"One\"\nexercises = [\"missing\"]\n[schedule]\nn = 8\n[[step]]\ntext = \"x\"\n");
+    const LessonSet set = load_lessons(t.dir.string());
+    bool found = false;
+    for (const LessonError& e : set.errors) found = found || e.what.find("exercise 'missing'") != std::string::npos;
+    CHECK(found);
+    std::vector<LessonError> errors;
+    CHECK(!parse_lesson("title = \"T\"\nexercises = \"one\"\n[schedule]\n[[step]]\ntext = \"x\"\n", "t", "t.toml", errors));
+    REQUIRE(!errors.empty());
+    CHECK(errors[0].what.find("'exercises' expects a list") != std::string::npos);
+}
