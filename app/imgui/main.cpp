@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <optional>
 
 #include "app/imgui/desktop.h"
+#include "app/imgui/monkey.h"
 #include "app/imgui/window.h"
 #include "app/lab/frame.h"
 #include "app/lab/frame_bench.h"
@@ -50,10 +52,16 @@ int main(int argc, char** argv) {
     if (!renderer.init(&err)) return fail(err);
 
     lab::FrameBench bench;
+    std::optional<lab::Monkey> monkey;  // --monkey: random input, every frame timed
+    if (o.monkey_events) monkey.emplace(o.monkey_seed, o.monkey_events);
+    double slowest_ms = 0;
+    int slowest_frame = 0;
+    std::string slowest_events;
     const int bench_total = o.bench_frames > 0 ? o.bench_frames + 5 : 0;  // five warm-up frames are not counted
     int frame = 0, exit_code = 0;
     auto last = Clock::now();
     while (!glfwWindowShouldClose(window)) {
+        if (monkey && monkey->act(window, s)) last = Clock::now();  // a knob's or a lesson's run is not a frame's
         const auto t0 = Clock::now();
         const float dt = std::min(0.1f, std::chrono::duration<float>(t0 - last).count());
         last = t0;
@@ -62,6 +70,7 @@ int main(int argc, char** argv) {
         s.poll_kernel();  // a saved kernel file runs again on a worker; its trace is taken here when it is ready
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        if (monkey) monkey->feed(window);
         ImGui::NewFrame();
         int ww = 0, wh = 0, fbw = 0, fbh = 0;
         glfwGetWindowSize(window, &ww, &wh);
@@ -85,7 +94,7 @@ int main(int argc, char** argv) {
         if (frame == o.frames && !o.dump_scene.empty())
             if (std::string e = lab::write_scene(o.dump_scene, scene); !e.empty()) exit_code = fail(e);
         glfwSwapBuffers(window);
-        if (bench_total || frame == 1) renderer.finish();
+        if (bench_total || frame == 1 || monkey) renderer.finish();  // timed frames include the drawing
         const auto t1 = Clock::now();
         if (frame == 1) bench.first_frame_ms = ms_between(start, t1);
         if (!s.analysis_ready) {
@@ -93,6 +102,13 @@ int main(int argc, char** argv) {
             last = Clock::now();  // the analysis pause is not animation time
         }
         if (bench_total && frame > 5) bench.ms.push_back(ms_between(t0, t1));
+        if (monkey && frame > 1 && ms_between(t0, t1) > slowest_ms)
+            slowest_ms = ms_between(t0, t1), slowest_frame = frame, slowest_events = monkey->this_frame() + "on " + describe(s.schedule) +
+                             (s.presenter ? ", presenter" : "") + (s.time_view ? ", time view" : "") +
+                             (s.numerics_open ? ", numerics" : "") + (s.source_open ? ", source" : "") +
+                             (s.source_diff ? ", diff" : "") + (s.timings_large ? ", timings" : "") +
+                             (s.lesson.active() ? ", lesson " + s.lesson.lesson().name : "");
+        if (monkey && monkey->done()) break;
         if (bench_total && frame >= bench_total) break;
         if (o.quit && frame >= o.frames && !bench_total) break;
     }
@@ -101,6 +117,12 @@ int main(int argc, char** argv) {
         bench.canvas_w = s.canvas.w, bench.canvas_h = s.canvas.h, bench.zoom = s.zoom, bench.run_ms = s.run_ms;
         bench.events = s.trace.events.size(), bench.scene = &s.last_scene, bench.gl = renderer.gl_version();
         lab::print_frame_bench(stdout, "reduction-lab", bench);
+    }
+    if (monkey) {
+        std::cout << "reduction-lab: monkey: " << monkey->fed() << " events (" << monkey->counts() << ") over " << frame
+                  << " frames; slowest frame " << slowest_ms << " ms (frame " << slowest_frame << ": " << slowest_events << ")\n";
+        if (slowest_ms > 1000) exit_code = fail("monkey: frame " + std::to_string(slowest_frame) + " took " +
+                                                std::to_string(int(slowest_ms)) + " ms, over a second");
     }
     desktop.on_exit(window, s);
     renderer.shutdown();

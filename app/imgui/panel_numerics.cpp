@@ -28,6 +28,12 @@ void numerics_panel(LabState& s, const Rect& r) {
         ImGui::End();
         return;
     }
+    if (n.computing) {
+        ImGui::TextWrapped("Comparing the orders of n = %llu (the schedule runs about twenty times in the emulator)...",
+                           static_cast<unsigned long long>(s.schedule.n));
+        ImGui::End();
+        return;
+    }
     ImGui::TextWrapped("%s", n.table.summary.c_str());
     const render::NumericsTable& t = n.table;
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |

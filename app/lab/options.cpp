@@ -50,6 +50,9 @@ void add_lab_bench(CLI::App& app, Options& o) {
     app.add_flag("--play", o.play, "start playing");
     app.add_flag("--enlarge-timings", o.enlarge_timings, "show the timings panel in the canvas's place (for screenshots)");
     app.add_flag("--presenter", o.presenter, "the canvas for a room: text of at least 18 px, zoomed to follow the step (F5 toggles)");
+    app.add_option("--monkey", o.monkey,
+                   "SEED:COUNT (for tests) feed COUNT random keys, clicks, drags, wheel turns, typed text, resizes, schedule "
+                   "changes and lesson switches, print the slowest frame and exit (1 if a frame took over a second)");
 }
 
 void add_classroom(CLI::App& app, Options& o) {
@@ -92,6 +95,14 @@ std::string check(FrontEnd which, Options& o) {
         if (!ok) return "--time-window " + one_line(w) + ": expected FROM:TO cycles, FROM < TO (whole cycles, at most 2^53)";
         o.time_from = double(from);
         o.time_to = double(to);
+    }
+    if (!o.monkey.empty()) {
+        const std::string& m = o.monkey;
+        const size_t colon = m.find(':');
+        const bool ok = colon != std::string::npos && whole(m.data(), m.data() + colon, o.monkey_seed) &&
+                        whole(m.data() + colon + 1, m.data() + m.size(), o.monkey_events) && o.monkey_events >= 1 &&
+                        o.monkey_events <= 1000000;
+        if (!ok) return "--monkey " + one_line(m) + ": expected SEED:COUNT, whole numbers, COUNT from 1 to 1000000";
     }
     try {
         o.schedule = o.schedule_flags.build();

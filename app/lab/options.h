@@ -2,6 +2,7 @@
 // SCHEDULE flags or --lesson, --step, --frames, --screenshot, --dump-scene, --quit, --bench-frames, ...),
 // and the checks of the values they share with `rlab render`.
 #pragma once
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include "app/backend/backend.h"
@@ -27,6 +28,9 @@ struct Options {
     float progress = 1.0f, font_scale = 1.0f;
     long select = -1;
     bool play = false, enlarge_timings = false;
+    std::string monkey;          // --monkey SEED:COUNT, a test's flag (docs/gui-monkey.md)
+    uint64_t monkey_seed = 0;
+    int monkey_events = 0;       // 0: no monkey
     // The classroom only.
     std::string export_pdf, lesson_file;  // LESSON_FILE: a lesson .toml anywhere (the desktop's Open With)
     int msaa = 4;

@@ -14,7 +14,12 @@ CanvasWidget::CanvasWidget(Classroom& c, QWidget* parent) : QOpenGLWidget(parent
     setFocusPolicy(Qt::StrongFocus);
 }
 
-CanvasWidget::~CanvasWidget() { cleanup(); }
+CanvasWidget::~CanvasWidget() {
+    // QOpenGLWidget's destructor destroys the context after this one has run: its aboutToBeDestroyed must not call
+    // cleanup() on what is by then no CanvasWidget (UBSan under the monkey test: a downcast of a destroyed object).
+    if (QOpenGLContext* ctx = context()) disconnect(ctx, &QOpenGLContext::aboutToBeDestroyed, this, &CanvasWidget::cleanup);
+    cleanup();
+}
 
 void CanvasWidget::cleanup() {
     if (!renderer_) return;

@@ -3,7 +3,9 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
+
 #include "app/qt/panels.h"
 
 namespace rl::qt {
@@ -46,6 +48,10 @@ void NumericsPanel::refresh() {
         else if (n.waiting)
             summary_->setText(QString("n = %1: the comparison runs the schedule about twenty times in the emulator.")
                                   .arg(qulonglong(c_.lab.schedule.n)));
+        else if (n.computing) {  // on its thread: look again shortly
+            summary_->setText(QString("Comparing the orders of n = %1...").arg(qulonglong(c_.lab.schedule.n)));
+            QTimer::singleShot(100, this, [this] { refresh(); });
+        }
         return;
     }
     const render::NumericsTable& t = n.table;

@@ -67,8 +67,13 @@ TEST_CASE("pixels: value boxes are drawn where the scene puts them, in the value
     }
     CHECK(checked == 16);
     // The final store is green, the loads blue.
+    int result_boxes = 0;  // the loops below check the result's box: it must be there to be checked
     for (const SceneBox& b : s.boxes)
-        if (b.role == BoxRole::Value && b.event == t.result_event) CHECK(near(img.at(b.x + 5, b.y + b.h * 0.5f), P.partial));
+        if (b.role == BoxRole::Value && b.event == t.result_event) {
+            CHECK(near(img.at(b.x + 5, b.y + b.h * 0.5f), P.partial));
+            ++result_boxes;
+        }
+    CHECK(result_boxes == 1);
     // Lane 7 after step 1 holds no value: background (and no box).
     const float x7 = float(v.gutter() + (7.5 - v.x0) * v.px_per_col), y1 = v.header() + 1.55f * v.row_h;
     CHECK(near(img.at(x7, y1), P.background));

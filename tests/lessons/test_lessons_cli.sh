@@ -64,20 +64,6 @@ contains err "bad.toml:4:8: --warp shfl-up" "malformed: file:line:column and the
 contains out "ok   good" "the others are still checked"
 expect 2 "no such folder" -- "$RLAB" lessons --dir "$tmp/none"
 
-# rlab render --lesson NAME --step K: the lesson's step K drawn without a window (the book's first level here).
-# A build without RLAB_GUI (the sanitizer preset) has no render command: said, not failed.
-if "$RLAB" --help | grep -qE "^ +render "; then
-  expect 0 "render a lesson step" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" render --lesson eight-threads --step 1 \
-      --png "$tmp/step.png" --dump-scene "$tmp/step.json"
-  [ -s "$tmp/step.png" ] || { echo "FAIL: render --lesson wrote no PNG"; fails=$((fails + 1)); }
-  for v in '"3"' '"7"' '"11"' '"15"'; do grep -q "$v" "$tmp/step.json" || { echo "FAIL: the scene lacks $v"; fails=$((fails + 1)); }; done
-  expect 2 "render a step the lesson does not have" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" render --lesson eight-threads --step 99 --png "$tmp/x.png"
-  contains err "has steps 0 to" "the steps it has"
-  expect 2 "render an unknown lesson" -- env RLAB_LESSONS_DIR="$LESSONS" "$RLAB" render --lesson no-such-lesson --png "$tmp/x.png"
-else
-  echo "skipped: rlab render --lesson (this rlab is built without RLAB_GUI)"
-fi
-
 # --record: each step's trace with device and date (the emulator here; --backend cuda on a GPU), then --check
 # plays the recordings against the expectations as well.
 mkdir "$tmp/r"

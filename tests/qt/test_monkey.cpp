@@ -12,6 +12,20 @@
 
 using namespace rl;
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RLAB_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define RLAB_SANITIZED 1
+#endif
+#ifdef RLAB_SANITIZED
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
 class MonkeyTest : public QObject {
     Q_OBJECT
 private slots:
@@ -42,13 +56,14 @@ private slots:
         const char* lessons[] = {"eight-threads", "warp-shuffle", "block-reduction", "four-common-errors", "no-such-lesson"};
         QElapsedTimer total;
         total.start();
-        qint64 worst_ms = 0;
+        qint64 worst_ms = 0, worst_frame_ms = 0;
         int actions = 0;
         while (total.elapsed() < budget_ms) {
             QElapsedTimer one;
             one.start();
             const QPoint at(pick(std::max(1, canvas->width())), pick(std::max(1, canvas->height())));
-            switch (pick(10)) {
+            const int kind = pick(10);
+            switch (kind) {
                 case 0: case 1: case 2: QTest::keyClick(&w, keys[pick(int(std::size(keys)))]); break;
                 case 3: QTest::mouseClick(canvas, pick(2) ? Qt::LeftButton : Qt::RightButton, {}, at); break;
                 case 4: {  // a drag: press, a few moves, release
@@ -81,13 +96,24 @@ private slots:
                     break;
                 default: w.step_forward(); break;
             }
+            const qint64 action_ms = one.elapsed();
+            QElapsedTimer frame;
+            frame.start();
             canvas->repaint();  // the frame this action asked for, drawn now
             QApplication::processEvents();
-            worst_ms = std::max(worst_ms, one.elapsed());
-            QVERIFY2(one.elapsed() < 1000, qPrintable(QString("action %1 took %2 ms (seed %3)").arg(actions).arg(one.elapsed()).arg(seed)));
+            const qint64 frame_ms = frame.elapsed();
+            worst_ms = std::max(worst_ms, action_ms + frame_ms);
+            worst_frame_ms = std::max(worst_frame_ms, frame_ms);
+            QVERIFY2(frame_ms < 1000, qPrintable(QString("the frame after action %1 (kind %2) took %3 ms (seed %4)")
+                                                     .arg(actions).arg(kind).arg(frame_ms).arg(seed)));
+            // A schedule change or lesson switch runs the emulator, ten times slower under the sanitizers: there the
+            // run is the knob's (as in the lab bench's monkey), here it too stays under a second.
+            if (!kSanitized || (kind != 7 && kind != 8))
+                QVERIFY2(action_ms + frame_ms < 1000, qPrintable(QString("action %1 (kind %2) took %3 ms (seed %4)")
+                                                                     .arg(actions).arg(kind).arg(action_ms + frame_ms).arg(seed)));
             ++actions;
         }
-        qDebug("monkey: %d actions, slowest %lld ms", actions, worst_ms);
+        qDebug("monkey: %d actions, slowest %lld ms, slowest frame %lld ms", actions, worst_ms, worst_frame_ms);
         QVERIFY(actions > 200);
         QVERIFY(w.isVisible());
     }
