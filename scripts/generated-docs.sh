@@ -23,7 +23,7 @@ while IFS= read -r file; do
             args=${BASH_REMATCH[1]}
             printf '%s\n' "$line" >> "$out"
             # shellcheck disable=SC2086  # ARGS is a word list written in the document
-            expected=$("$rlab" $args) || { echo "$file: 'rlab $args' failed" >&2; exit 2; }
+            expected=$("$rlab" $args </dev/null) || { echo "$file: 'rlab $args' failed" >&2; exit 2; }
             printf '%s\n' "$expected" >> "$out"
             in_block=1 actual="" blocks=$((blocks + 1))
             continue
