@@ -19,6 +19,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <sstream>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -413,7 +415,7 @@ BenchReport run_bench(const BenchOptions& o) {
     report.method =
         "inputs k/256 with k in +-[1,64], results checked equal to the exact sum before timing; warm-up 2, then "
         "CUDA events around each repetition on one stream (median, min, max), the variants of one size taken in "
-        "turn (those over 10 ms, and the instrumented kernel, alone); cold: a buffer of twice the L2 size read before each repetition; chapter kernels: 256 threads, grid-stride, SMs x 8 blocks (fewer for cooperative when they cannot all be resident), output and "
+        "turn, in a new shuffled order each repetition (those over 10 ms, and the instrumented kernel, alone); cold: a buffer of twice the L2 size read before each repetition; chapter kernels: 256 threads, grid-stride, SMs x 8 blocks (fewer for cooperative when they cannot all be resident), output and "
         "ticket reset inside the timed region; gbps = bytes read / median";
     if (o.fast_matrix)
         report.method += "; fast matrix: odd sizes start one element past a 256-byte-aligned buffer; " + std::to_string(o.rounds) +
@@ -481,7 +483,7 @@ BenchReport run_bench(const BenchOptions& o) {
     bool first_group = true;
     if (max_f32) report.copy_gbps = copy_bandwidth_gbps(f32.ptr, max_f32 * 4, timer.stream);
 
-    // Variants of one size are timed round-robin, one repetition each in turn, so that a drift in
+    // Variants of one size are timed in turns, one repetition each per turn, so that a drift in
     // clocks or in the machine's load during the group affects them alike.
     // Rounds: the whole matrix again, so that each cell has one median per round (the run-to-run spread).
     struct Taken {
@@ -568,10 +570,19 @@ BenchReport run_bench(const BenchOptions& o) {
         // lines slowed whichever variant came next (atomic-block at 2^22-2^24 by up to 2x on the H200),
         // so it is timed alone too.
         for (Member& m : group) m.alone = m.first_ms > 10.0f || m.cell->variant == "instrumented";
+        // Each repetition visits the variants in a fresh (seeded) random order, so that no variant always runs
+        // right after the same other one: what the previous kernel leaves in L2 (an input larger than L2 stays
+        // partly resident) then favours none of them. With a fixed order the deterministic variant always ran
+        // right after the fast one; in the recorded run of 2026-12-01 it was up to 14.7% slower at 2^24 warm,
+        // and within 2% cold.
+        std::vector<size_t> order(group.size());
+        std::iota(order.begin(), order.end(), size_t(0));
+        std::mt19937 shuffler(uint32_t(gi * 7919 + size_t(round)));
         for (int r = 0;; ++r) {
             bool any = false;
-            for (Member& m : group)
-                if (!m.alone && r < m.reps) {
+            std::shuffle(order.begin(), order.end(), shuffler);
+            for (size_t k : order)
+                if (Member& m = group[k]; !m.alone && r < m.reps) {
                     nvtxRangePushA(m.label.c_str());
                     m.ms.push_back(timer.once(*m.v, m.cell->cache == "cold", r + 2));
                     nvtxRangePop();

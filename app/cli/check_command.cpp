@@ -9,6 +9,7 @@
 #include <csignal>
 #include <iostream>
 #include <map>
+#include <CLI/CLI.hpp>
 
 #include "app/cli/board_view.h"
 #include "app/cli/kernel_file_run.h"

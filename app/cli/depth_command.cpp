@@ -2,6 +2,7 @@
 #include "app/cli/depth_command.h"
 
 #include <iostream>
+#include <CLI/CLI.hpp>
 
 #include "app/cli/board_view.h"
 #include "core/analysis.h"

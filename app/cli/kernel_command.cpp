@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <CLI/CLI.hpp>
 
 #include "codegen/kernel_source.h"
 #include "core/file_io.h"

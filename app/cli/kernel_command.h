@@ -2,9 +2,11 @@
 #pragma once
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "app/lab/schedule_options.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace rl::cli {
 

@@ -2,6 +2,7 @@
 #include "app/cli/kernel_file_run.h"
 
 #include <iostream>
+#include <CLI/CLI.hpp>
 
 #include "app/cli/schedule_run.h"
 #include "core/analysis.h"

@@ -1,12 +1,15 @@
 // app/cli/kernel_file_run.h — what rlab run and rlab check FILE.cu share: the flags a student's kernel takes, running
 // it in the runner process, and its compile errors printed as FILE:LINE:COL: error: ... on stderr.
 #pragma once
-#include <CLI/CLI.hpp>
 #include <iosfwd>
 #include <optional>
 #include "app/lab/kernel_request.h"
 #include "core/analysis.h"
 #include "core/trace.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace rl::cli {
 

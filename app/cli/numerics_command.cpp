@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <CLI/CLI.hpp>
 
 #include "app/backend/numerics_gpu.h"
 #include "app/cli/schedule_run.h"

@@ -1,8 +1,11 @@
 // app/cli/numerics_command.h — rlab numerics: one input through many orders, errors against the exact sum and bounds.
 #pragma once
-#include <CLI/CLI.hpp>
 #include <string>
 #include "app/lab/schedule_options.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace rl::cli {
 

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include <algorithm>
+#include <CLI/CLI.hpp>
 #include "app/backend/backend.h"
 #include "app/lab/frame.h"
 #include "app/lab/options.h"

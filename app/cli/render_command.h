@@ -1,8 +1,11 @@
 // app/cli/render_command.h — `rlab render`: the lab bench's canvas written to a PNG without a window.
 #pragma once
-#include <CLI/CLI.hpp>
 #include <string>
 #include "app/lab/schedule_options.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace rl::cli {
 

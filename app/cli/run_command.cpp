@@ -3,6 +3,7 @@
 #include "app/cli/run_command.h"
 
 #include <iostream>
+#include <CLI/CLI.hpp>
 
 #include "app/cli/board_view.h"
 #include "app/cli/kernel_file_run.h"

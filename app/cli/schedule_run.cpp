@@ -2,6 +2,7 @@
 #include "app/cli/schedule_run.h"
 
 #include <iostream>
+#include <CLI/CLI.hpp>
 
 #include "core/emulator.h"
 #include "core/file_io.h"

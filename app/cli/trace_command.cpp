@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <CLI/CLI.hpp>
 
 #include "app/cli/board_view.h"
 #include "core/analysis.h"

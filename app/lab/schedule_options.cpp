@@ -3,6 +3,7 @@
 
 #include <array>
 #include <string_view>
+#include <CLI/CLI.hpp>
 #include "core/emulator.h"
 
 namespace rl::lab {

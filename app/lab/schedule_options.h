@@ -1,10 +1,13 @@
 // app/lab/schedule_options.h — the SCHEDULE flags of the command-line contract, wired into CLI11.
 #pragma once
-#include <CLI/CLI.hpp>
 #include <array>
 #include <string>
 #include <vector>
 #include "core/schedule.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace rl::lab {
 
