@@ -10,7 +10,8 @@ namespace rl::cuda {
 
 // Atomic: blocks combine into one word with a float atomic (fastest; sums vary in the last bits
 // from run to run). Deterministic: blocks write partials that the last block reduces in a fixed
-// order (bit-identical on every run for the same n and configuration).
+// order (bit-identical on every run for the same n and configuration). i32 sums are bit-identical
+// with atomics already, so both modes run the atomic finish for them.
 enum class FastMode { Atomic, Deterministic };
 
 // Launch shape; threads == 0 means the type's and operator's policy (default_fast_config).
