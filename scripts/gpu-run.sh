@@ -65,6 +65,29 @@ divergent_shuffle() {
     echo '```'; echo "($((SECONDS - start))s)"; } >>"$report"
 }
 
+# Nsight Compute on the fast path and on CUB's main kernel at 2^28 f32 (warm, clocks not locked): time, DRAM
+# throughput and bytes, occupancy and registers, one launch each; the table goes into the report.
+ncu_fast_section() {
+  echo "== ncu: the fast path against CUB at 2^28 f32"
+  local metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_read.sum.per_second,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size,launch__block_size
+  local v k
+  for v in fast cub; do
+    k='regex:fast.*reduce'; [ "$v" = cub ] && k='regex:DeviceReduceKernel'
+    timeout 120 ncu --clock-control none -k "$k" -s 3 -c 1 --metrics "$metrics" $rlab bench --sizes 28 --variants "$v" --reps 3 \
+      --no-worked-example --no-harris >"$OUT/ncu-fast-$v.txt" 2>&1
+  done
+  { echo "## ncu (--clock-control none): the fast path and CUB's DeviceReduceKernel, f32 sum 2^28, warm"; echo '```'
+    for v in fast cub; do echo "### $v"; grep -E "reduce|Reduce|gpu__time|dram__|sm__warps|launch__|ERROR" "$OUT/ncu-fast-$v.txt" | head -14; done
+    echo '```'; } >>"$report"
+}
+
+# What is left in $OUT goes back at most 8 files at a time: the report and the recorded matrix as they are, every
+# other file in one tarball.
+pack_out() {
+  (cd "$OUT" && find . -maxdepth 1 -type f ! -name report.md ! -name 'bench-fast.json' ! -name '*.tar.gz' -printf '%P\n' \
+    | tar -czf logs.tar.gz -T - --remove-files)
+}
+
 # Every lesson step's trace recorded on the GPU (device and date in each lesson's recorded.txt), then checked
 # against the lessons' expectations as a classroom will play them; one tar for $OUT.
 if [ "${RLAB_GPU_ONLY:-}" = lessons ]; then
@@ -100,6 +123,7 @@ if [ "${RLAB_GPU_ONLY:-}" = session ]; then
     --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
   { echo "## rlab bench --fast-matrix (exit $?, at ${SECONDS}s)"; tail -2 "$OUT/bench-fast.err"
     [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
+  ncu_fast_section
   left=$((580 - SECONDS)); [ "$left" -lt 30 ] && left=30
   timeout "$left" ctest --preset gpu -L gpu -E '^(NVRTC|student kernel on the GPU): |fast path|fast-matrix' -j 3 \
     --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
@@ -107,7 +131,7 @@ if [ "${RLAB_GPU_ONLY:-}" = session ]; then
   [ "$code" -eq 124 ] && echo "## gpu tests: STOPPED after ${left}s (the call's limit); the log has what ran" >>"$report"
   echo "## other gpu tests: exit $code (whole call ${SECONDS}s)" >>"$report"
   grep -E "tests passed|Test +#.*(Failed|\*\*\*)|SKIPPED|ERROR|CHECK" "$OUT/gpu-tests.log" | head -80 >>"$report"
-  cat "$report"; exit 0
+  pack_out; cat "$report"; exit 0
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = student ]; then
@@ -140,7 +164,7 @@ if [ "${RLAB_GPU_ONLY:-}" = student ]; then
     echo "- $tool: exit $? $(grep -E "SUMMARY" "$dir/sanitizer-$tool.txt" | head -2 | tr '\n' ' ')" >>"$report"
   done
   tar -czf "$OUT/student-traces.tar.gz" -C "$dir" . && rm -rf "$dir"
-  cat "$report"; exit 0
+  pack_out; cat "$report"; exit 0
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = corpus ]; then
