@@ -210,12 +210,14 @@ __global__ void __launch_bounds__(kThreads)
 
     if constexpr (kDeterministic) {
         // Warp 0 alone combines the partials in an order fixed by the grid (the same bits whichever block came
-        // last): lane l takes partials l, l + 32, l + 64, ... in turn, loaded eight at a time, then the shuffle
-        // tree; no barrier and no shared memory (with the whole block's tree beyond 32 partials this mode was
-        // 0.3-0.35 us slower than the atomic one at 5 us sizes on the H200, 2026-12-01). No fence here: the writers fenced before their tickets, and __ldcg reads
-        // L2, where their stores are.
+        // last): lane l takes partials l, l + 32, l + 64, ... in turn, then the shuffle tree; no barrier and no
+        // shared memory (with the whole block's tree beyond 32 partials this mode was 0.3-0.35 us slower than
+        // the atomic one at 5 us sizes on the H200, 2026-12-01). All of a lane's loads are issued at once, so the
+        // H200's full grids (528 blocks) cost one trip to L2 (a warp-0 loop of one load at a time was measured
+        // slower than the block's tree at full grids). No fence here: the writers fenced before their tickets,
+        // and __ldcg reads L2, where their stores are.
         if (threadIdx.x >= 32) return;
-        constexpr uint32_t kLoads = 8;
+        constexpr uint32_t kLoads = 24;
         A p = OpT::identity();
         for (uint32_t b = threadIdx.x; b < gridDim.x; b += 32 * kLoads) {
             A v[kLoads];
