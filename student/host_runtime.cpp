@@ -1,8 +1,8 @@
 // student/host_runtime.cpp — runs a student's kernel plugin on the CPU: one fiber per thread of a block, each
 // warp in lock step to its next memory access, shuffle, barrier or __syncwarp; blocks one after another.
 // The semantics (interface-16.md section 3): a shuffle completes when every lane its mask names waits at a
-// shuffle or has exited; a barrier when every non-exited thread of the block waits at one; when nothing can
-// move the kernel hangs. Records follow core/student_record.h so the GPU's records of the same kernel match.
+// shuffle or has exited; a barrier when every non-exited thread of the block waits at the same __syncthreads()
+// (source line); when nothing can move the kernel hangs. Records follow core/student_record.h so the GPU's records of the same kernel match.
 #include "student/host_runtime.h"
 #include <dlfcn.h>
 #include <algorithm>
@@ -78,6 +78,29 @@ const char* shuffle_name(int kind) {
         case RL_SHFL_IDX: return "__shfl_sync";
         default: return "__shfl_down_sync";
     }
+}
+
+// Thread ids (ascending) in few words: "thread 5", "threads 0-31", "threads 0, 2, 4, ..., 62", or the first runs
+// and the count ("threads 0-3, 8-11, 16-19, 24-27, ... (40 in all)").
+std::string thread_list(const std::vector<uint32_t>& ids) {
+    if (ids.size() == 1) return "thread " + std::to_string(ids[0]);
+    const uint32_t stride = ids[1] - ids[0];
+    bool progression = true;
+    for (size_t i = 2; i < ids.size(); ++i) progression = progression && ids[i] - ids[i - 1] == stride;
+    if (progression && stride == 1) return "threads " + std::to_string(ids.front()) + "-" + std::to_string(ids.back());
+    if (progression && ids.size() > 4)
+        return "threads " + std::to_string(ids[0]) + ", " + std::to_string(ids[1]) + ", " + std::to_string(ids[2]) + ", ..., " +
+               std::to_string(ids.back());
+    std::string s;
+    int runs = 0;
+    for (size_t i = 0; i < ids.size();) {
+        size_t j = i + 1;
+        while (j < ids.size() && ids[j] == ids[j - 1] + 1) ++j;
+        if (++runs > 4) return s + ", ... (" + std::to_string(ids.size()) + " in all)";
+        s += (s.empty() ? "threads " : ", ") + std::to_string(ids[i]) + (j - i > 1 ? "-" + std::to_string(ids[j - 1]) : "");
+        i = j;
+    }
+    return s;
 }
 
 uint32_t saturate_index(long long i) { return i < 0 || i > 0xfffffffell ? 0xffffffffu : uint32_t(i); }
@@ -525,6 +548,36 @@ struct Launch {
         stopped = true;
     }
 
+    // A barrier completes only when every waiting thread waits at the same __syncthreads() (its source line): a
+    // GPU hangs on __syncthreads() in both arms of a per-thread branch (the H200 did, docs/student-kernels.md).
+    bool one_barrier_line() const {
+        int line = -1;
+        for (const ThreadState& t : threads)
+            if (t.wait == Wait::Barrier) {
+                if (line >= 0 && t.line != line) return false;
+                line = t.line;
+            }
+        return true;
+    }
+    // Every live thread waits at a barrier, at two or more lines: one line naming who waits where.
+    void barrier_lines_hang() {
+        std::vector<int> lines;  // in the order of their first (lowest) thread
+        for (const ThreadState& t : threads)
+            if (t.wait == Wait::Barrier && std::find(lines.begin(), lines.end(), t.line) == lines.end()) lines.push_back(t.line);
+        std::string what;
+        for (size_t k = 0; k < lines.size(); ++k) {
+            std::vector<uint32_t> ids;
+            for (const ThreadState& t : threads)
+                if (t.wait == Wait::Barrier && t.line == lines[k]) ids.push_back(t.tid);
+            what += (k == 0 ? "" : k + 1 == lines.size() ? " and " : ", ") + thread_list(ids) +
+                    (k == 0 ? " wait at __syncthreads() on line " : " on line ") + std::to_string(lines[k]);
+        }
+        if (out.error.empty())
+            out.error = "the kernel hangs: in block " + std::to_string(block) + (in.launch ? " of the lab's second launch" : "") +
+                        ", " + what + ": every thread of a block must reach the same __syncthreads()";
+        stopped = true;
+    }
+
     void run_block(uint32_t b) {
         block = b;
         view.block_idx = {b, 0, 0};
@@ -546,6 +599,10 @@ struct Launch {
             uint32_t at_barrier = 0;
             for (const ThreadState& t : threads) at_barrier += t.wait == Wait::Barrier;
             if (at_barrier == live) {
+                if (!one_barrier_line()) {  // every thread waits, but not at one __syncthreads(): nothing can move
+                    barrier_lines_hang();
+                    break;
+                }
                 for (ThreadState& t : threads)
                     if (t.wait == Wait::Barrier) t.wait = Wait::Run;
                 continue;
