@@ -1,6 +1,8 @@
 // core/trace.cpp — names of event and hazard kinds, the CUDA rules, and value formatting.
 #include "core/trace.h"
 
+#include "core/step_words.h"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -132,7 +134,39 @@ std::string format_flags(uint8_t flags) {
     return out;
 }
 
+namespace {
+
+// A student's kernel in its own words: which of its calls the step's events are (no schedule's stage names).
+std::string student_step_words(KindMask kinds, const Event* first_shuffle) {
+    auto has = [&](EventKind k) { return ((kinds >> unsigned(k)) & 1u) != 0; };
+    if (first_shuffle) return "shuffle " + std::to_string(first_shuffle->shuffle_offset());
+    if (has(EventKind::Load)) return "load in[]";
+    if (has(EventKind::PartialLoad)) return "load partials";
+    if (has(EventKind::Combine) && has(EventKind::SharedLoad)) return "combine shared";
+    if (has(EventKind::SharedLoad)) return "shared load";
+    if (has(EventKind::SharedStore)) return "shared store";
+    if (has(EventKind::Barrier)) return "__syncthreads()";
+    if (has(EventKind::WarpSync)) return "__syncwarp()";
+    if (has(EventKind::Atomic)) return "atomic";
+    if (has(EventKind::BlockPartial) || has(EventKind::FinalStore)) return "store out[]";
+    if (has(EventKind::Ticket)) return has(EventKind::Fence) ? "fence, ticket" : "ticket";
+    if (has(EventKind::Fence)) return "__threadfence()";
+    if (has(EventKind::IdentityFill)) return "constant";
+    if (has(EventKind::Combine)) return "combine";
+    return "";
+}
+
+}  // namespace
+
+std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shuffle, StepLines lines) {
+    if (t.kernel_file.empty()) return describe_step(t, kinds, first_shuffle);
+    const std::string words = student_step_words(kinds, first_shuffle);
+    if (lines.lo == 0) return words;
+    return std::to_string(lines.lo) + (lines.hi > lines.lo ? "-" + std::to_string(lines.hi) : "") + ": " + words;
+}
+
 std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shuffle) {
+    if (!t.kernel_file.empty()) return student_step_words(kinds, first_shuffle);
     auto has = [&](EventKind k) { return ((kinds >> unsigned(k)) & 1u) != 0; };
     if (first_shuffle) {
         const char* name = t.schedule.effective_warp() == WarpStage::ShflXor ? "shfl_xor" : "shfl_down";
@@ -159,12 +193,15 @@ std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shu
 std::string describe_step(const Trace& t, uint16_t step) {
     KindMask kinds = 0;
     const Event* shuffle = nullptr;
-    for (const Event& e : t.events) {
+    StepLines lines;
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        const Event& e = t.events[i];
         if (e.step != step) continue;
         kinds |= 1u << unsigned(e.kind);
+        lines.add(t, i);
         if (e.kind == EventKind::Shuffle && !shuffle) shuffle = &e;
     }
-    return describe_step(t, kinds, shuffle);
+    return describe_step(t, kinds, shuffle, lines);
 }
 
 std::vector<uint8_t> used_values(const Trace& t) {
