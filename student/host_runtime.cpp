@@ -40,6 +40,13 @@ struct ThreadState {
     int shfl_width = 32;
     rl_val shfl_result{};
     unsigned warpsync_mask = 0;
+    // Its rl::Shared declarations (device_abi.h's SharedSite, the GPU's table): line, slots, and an instance in scope.
+    struct Site {
+        int line;
+        uint32_t base, slots;
+        bool live;
+    };
+    std::vector<Site> sites;
 };
 
 rl_val make_val(uint64_t bits, uint32_t ev, uint8_t flags) {
@@ -144,6 +151,7 @@ struct Launch {
         api.ticket = &cb_ticket;
         api.fence = &cb_fence;
         api.shared_alloc = &cb_shared_alloc;
+        api.shared_release = &cb_shared_release;
         api.load_shared = &cb_load_shared;
         api.store_shared = &cb_store_shared;
         api.shuffle = &cb_shuffle;
@@ -339,15 +347,35 @@ struct Launch {
     }
 
     // ---- shared memory -----------------------------------------------------------------------------------
+    // A declaration is one array, as __shared__ is: constructed again at its line after its last instance went out
+    // of scope (a loop's next pass), it keeps its slots; a second one on the same line while the first lives gets
+    // its own. The line is clamped as the GPU's 16-bit table keeps it.
     static uint32_t cb_shared_alloc(void* rt, uint32_t slots, int line) {
         Launch& l = L(rt);
         ThreadState& t = *l.cur;
+        const int at = line < 0 ? 0 : line > 0xffff ? 0xffff : line;
+        for (ThreadState::Site& s : t.sites)
+            if (s.line == at && s.slots == slots && !s.live) {
+                s.live = true;
+                return s.base;
+            }
         if (uint64_t(t.shared_next) + slots > limits::kStudentSharedSlots)
-            l.fail(l.who(line) + " declares rl::Shared beyond " + std::to_string(limits::kStudentSharedSlots) +
-                   " slots in all (declare shared arrays once, outside loops)");
+            l.fail(l.who(line) + " declares rl::Shared beyond " + std::to_string(limits::kStudentSharedSlots) + " slots in all");
+        if (t.sites.size() == RL_SHARED_SITES)
+            l.fail(l.who(line) + " declares more than " + std::to_string(RL_SHARED_SITES) +
+                   " rl::Shared arrays (a declaration counts once, inside a loop too)");
         const uint32_t base = t.shared_next;
         t.shared_next += slots;
+        t.sites.push_back({at, base, slots, true});
         return base;
+    }
+    static void cb_shared_release(void* rt, uint32_t base) {
+        if (!L(rt).cur) return;  // not from a running thread's fiber: nothing to give back
+        for (ThreadState::Site& s : L(rt).cur->sites)
+            if (s.base == base && s.live) {
+                s.live = false;
+                return;
+            }
     }
     static rl_val cb_load_shared(void* rt, uint32_t base, uint32_t size, long long i, int line) {
         Launch& l = L(rt);

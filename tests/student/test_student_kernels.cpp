@@ -120,10 +120,47 @@ TEST_CASE("student kernel: --op witness checks the order of the merges (element 
     CHECK(w.hi == 76);
 }
 
+TEST_CASE("student kernel: --op names the run's operator; a kernel that combines with another is one line, not a wrong result") {
+    KernelRequest r;
+    r.file = kernel_path("warp_xor.cu");  // sums with +
+    r.schedule.n = 64;
+    r.schedule.block = 32;
+    r.schedule.op = Op::Max;
+    r.op_given = true;
+    const KernelOutcome o = run_kernel(r);
+    CHECK(!o.ok);
+    CHECK(o.error ==
+          "--op max: the kernel combines with +, so it cannot compute max: run it with the kernel's operator (leave --op "
+          "out: the lab takes it from the kernel), or write max(a, b) in the kernel");
+    // The kernel's own operator given: it runs.
+    r.schedule.op = Op::Sum;
+    CHECK(run_kernel(r).ok);
+    // Without --op, a kernel of two operators (+ in the warps, atomicMax across them) is named as such.
+    const KernelOutcome mixed = run("bad_mixed_ops.cu", 64, 64);
+    CHECK(!mixed.ok);
+    CHECK(mixed.error ==
+          "the kernel combines with + and max(a, b): a reduction has one operator (the result is checked against one), "
+          "so write every combine and atomic with the same one");
+}
+
 TEST_CASE("student kernel: shared-memory tree (int) with a tail") {
     for (const Size z : {Size{100, 64}, Size{300, 128}, Size{5, 8}}) {
         CAPTURE(z);
         check_exact<int32_t>(run("smem_tree.cu", z.n, z.block), "smem_tree.cu");
+    }
+}
+
+TEST_CASE("student kernel: rl::Shared declared inside a loop is one array, as __shared__ is") {
+    // Each pass reads what the pass before stored; two blocks, a tail, the lab's second launch.
+    for (const Size z : {Size{64, 64}, Size{100, 64}, Size{7, 8}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("shared_in_loop.cu", z.n, z.block);
+        check_exact<float>(o, "shared_in_loop.cu");
+        if (!o.ok) continue;
+        uint32_t top = 0;  // every pass stores into the same 64 slots (a new array per pass would take 64 more)
+        for (const Event& e : o.trace.events)
+            if (e.kind == EventKind::SharedStore || e.kind == EventKind::SharedLoad) top = std::max<uint32_t>(top, e.detail);
+        CHECK(top < z.block);
     }
 }
 

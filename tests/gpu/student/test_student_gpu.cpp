@@ -89,7 +89,7 @@ TEST_CASE("student kernel on the GPU: the checker finds each exercise's planted 
 }
 
 TEST_CASE("student kernel on the GPU: the emulator's CI kernels without atomics give the same trace") {
-    for (const char* name : {"warp_xor.cu", "smem_tree.cu", "bad_oob_read.cu"})
+    for (const char* name : {"warp_xor.cu", "smem_tree.cu", "bad_oob_read.cu", "shared_in_loop.cu"})
         check_equal(std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/" + name,
                     {"--n", "100", "--block", "64", "--input", "uniform", "--seed", "5"});
 }
