@@ -268,27 +268,27 @@ TEST_CASE("bad kernel: a barrier only half a warp reaches, before a full-mask sh
           "thread reaches)");
 }
 
+// The emulator's line for a block whose threads all wait at __syncthreads(), at different lines.
+std::string barrier_lines_hang(const std::string& who_where) {
+    return "the kernel hangs: in block 0, " + who_where + ": every thread of a block must reach the same __syncthreads()";
+}
+
 TEST_CASE("bad kernel: a barrier in each arm of a per-thread branch hangs, naming both lines and who waits where") {
     // Every thread arrives, but even threads at line 10 and odd ones at line 12: two barriers, as on the GPU (the
     // H200 never finishes this kernel), not one.
     const KernelOutcome o = run("bad_barrier_two_lines.cu", 64, 64);
     CHECK(!o.ok);
-    CHECK(o.error ==
-          "the kernel hangs: in block 0, threads 0, 2, 4, ..., 62 wait at __syncthreads() on line 10 and threads 1, 3, 5, "
-          "..., 63 on line 12: every thread of a block must reach the same __syncthreads()");
+    CHECK(o.error == barrier_lines_hang("threads 0, 2, 4, ..., 62 wait at __syncthreads() on line 10 and threads 1, 3, 5, "
+                                        "..., 63 on line 12"));
     // A block of 6: short lists are written out.
     const KernelOutcome six = run("bad_barrier_two_lines.cu", 6, 6);
-    CHECK(six.error ==
-          "the kernel hangs: in block 0, threads 0, 2, 4 wait at __syncthreads() on line 10 and threads 1, 3, 5 on line 12: "
-          "every thread of a block must reach the same __syncthreads()");
+    CHECK(six.error == barrier_lines_hang("threads 0, 2, 4 wait at __syncthreads() on line 10 and threads 1, 3, 5 on line 12"));
 }
 
 TEST_CASE("bad kernel: a barrier in each arm of a warp-uniform branch hangs on the emulator too (same line rule)") {
     const KernelOutcome o = run("bad_barrier_warp_split.cu", 64, 64);
     CHECK(!o.ok);
-    CHECK(o.error ==
-          "the kernel hangs: in block 0, threads 0-31 wait at __syncthreads() on line 11 and threads 32-63 on line 13: "
-          "every thread of a block must reach the same __syncthreads()");
+    CHECK(o.error == barrier_lines_hang("threads 0-31 wait at __syncthreads() on line 11 and threads 32-63 on line 13"));
     // One warp takes only the first arm: one line, the barrier completes and the sum is right.
     const KernelOutcome one = run("bad_barrier_warp_split.cu", 20, 32);
     INFO(one.error);
