@@ -7,14 +7,13 @@ RL_KERNEL void bad_barrier_warp_split(rl::In<float> in, rl::Out<float> out, int 
     rl::Shared<float, 64> s;
     unsigned t = threadIdx.x;
     s[t] = t < (unsigned)n ? in[t] : rl::identity<float>();
-    if (t / 32 == 0) {
-        __syncthreads();
-    } else {
-        __syncthreads();
-    }
+    if (t / 32 == 0)
+        __syncthreads();  // warp 0 waits here
+    else
+        __syncthreads();  // warp 1 here
     if (t == 0) {
-        auto sum = s[0];
-        for (unsigned k = 1; k < blockDim.x; ++k) sum = sum + s[k];
+        auto sum = rl::identity<float>();
+        for (unsigned k = 0; k < blockDim.x; ++k) sum += s[k];
         out[0] = sum;
     }
 }
