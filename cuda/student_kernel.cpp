@@ -139,10 +139,13 @@ std::string error_message(const abi::KernelError& e, const LaunchInput& in) {
 }
 
 // A hung or endless kernel cannot be stopped from the host; the context is lost, so the runner ends here with
-// the one line the parent shows (the driver reclaims the GPU when the process exits).
+// the one line the parent shows (the driver reclaims the GPU when the process exits). On the GPU a barrier some
+// threads never reach looks the same as an endless loop (the emulator tells them apart).
 [[noreturn]] void time_limit_reached(double seconds) {
-    char line[160];
-    std::snprintf(line, sizeof line, "the kernel did not finish within %g s (an endless loop?): it was stopped\n", seconds);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "the kernel did not finish within %g s (an endless loop, or a __syncthreads() not every thread "
+                  "reaches?): it was stopped\n", seconds);
     ssize_t ignored = write(2, line, std::strlen(line));
     (void)ignored;
     _exit(4);
