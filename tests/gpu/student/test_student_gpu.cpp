@@ -143,7 +143,10 @@ TEST_CASE("student kernel on the GPU: __syncthreads() in both arms of a warp-uni
     const std::vector<std::string> run = {"--n", "64", "--block", "64"};
     const KernelOutcome gpu = student::run_kernel(request_for(file, run, Backend::Cuda, 2.0));
     const KernelOutcome cpu = student::run_kernel(request_for(file, run, Backend::Cpu, 2.0));
-    MESSAGE("GPU: ", gpu.ok ? "finished (" + std::to_string(gpu.trace.events.size()) + " events)" : gpu.error,
+    // Finished, its trace holds one barrier reached at two lines: the checker's two-line divergent-barrier rule.
+    MESSAGE("GPU: ", gpu.ok ? "finished (" + std::to_string(gpu.trace.events.size()) + " events; hazards: " +
+                                  joined(hazard_kinds(gpu.trace)) + ")"
+                            : gpu.error,
             " | emulator: ", cpu.ok ? "finished" : cpu.error);
     REQUIRE((gpu.ok || did_not_finish(gpu, "2")));  // finished or stopped at the limit, nothing else
     REQUIRE((cpu.ok || hangs(cpu)));
