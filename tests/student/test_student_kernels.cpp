@@ -238,6 +238,13 @@ TEST_CASE("bad kernel: a shared index out of range stops the run with thread, bl
     CHECK(o.error == "out of range: thread 0 of block 0 on line 9 indexes a shared array of 32 slots with 32 (allowed 0..31)");
 }
 
+TEST_CASE("bad kernel: a ninth rl::Shared declaration stops the run with its line") {
+    const KernelOutcome o = run("bad_shared_many.cu", 1, 1);
+    CHECK(!o.ok);
+    CHECK(o.error == "thread 0 of block 0 on line 9 declares more than 8 rl::Shared arrays (a declaration counts once, "
+                     "inside a loop too)");
+}
+
 TEST_CASE("bad kernel: a wild pointer crashes the runner, and the caller reports it in one line") {
     const KernelOutcome o = run("bad_pointer.cu", 8, 8);
     CHECK(!o.ok);

@@ -167,6 +167,9 @@ TEST_CASE("student kernel on the GPU: kernel errors stop the run with the emulat
     const Both index = run_both(dir + "bad_shared_index.cu", {"--n", "8", "--block", "32"});
     CHECK(!index.gpu.ok);
     CHECK(index.gpu.error == index.cpu.error);  // one thread breaks the bound: the same thread, line and bound
+    const Both many = run_both(dir + "bad_shared_many.cu", {"--n", "1", "--block", "1"});  // a ninth rl::Shared
+    CHECK(!many.gpu.ok);
+    CHECK(many.gpu.error == many.cpu.error);
     // every thread loops: which one reaches the budget first is the hardware's choice
     const KernelOutcome loop = student::run_kernel(request_for(dir + "bad_loop_records.cu", {"--n", "4", "--block", "4"}, Backend::Cuda));
     CHECK(!loop.ok);
