@@ -1,6 +1,8 @@
 // core/trace.cpp — names of event and hazard kinds, the CUDA rules, and value formatting.
 #include "core/trace.h"
 
+#include "core/step_words.h"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -132,26 +134,35 @@ std::string format_flags(uint8_t flags) {
     return out;
 }
 
+std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shuffle, StepLines lines) {
+    const std::string words = describe_step(t, kinds, first_shuffle);
+    if (t.kernel_file.empty() || lines.lo == 0) return words;
+    return std::to_string(lines.lo) + (lines.hi > lines.lo ? "-" + std::to_string(lines.hi) : "") + ": " + words;
+}
+
 std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shuffle) {
+    // A student's kernel has no schedule: its rows say which of its calls the events are, not the lab's stages.
+    const bool own = !t.kernel_file.empty();
+    auto pick = [own](const char* schedule, const char* student) { return std::string(own ? student : schedule); };
     auto has = [&](EventKind k) { return ((kinds >> unsigned(k)) & 1u) != 0; };
     if (first_shuffle) {
-        const char* name = t.schedule.effective_warp() == WarpStage::ShflXor ? "shfl_xor" : "shfl_down";
-        return std::string(name) + " offset " + std::to_string(first_shuffle->shuffle_offset());
+        const char* name = own ? "shuffle" : t.schedule.effective_warp() == WarpStage::ShflXor ? "shfl_xor" : "shfl_down";
+        return std::string(name) + (own ? " " : " offset ") + std::to_string(first_shuffle->shuffle_offset());
     }
-    if (has(EventKind::Load)) return "load, accumulate";
-    if (has(EventKind::PartialLoad)) return "load block partials";
-    if (has(EventKind::Combine) && has(EventKind::SharedLoad)) return "shared-memory level";
-    if (has(EventKind::SharedLoad)) return "load warp partials";
-    if (has(EventKind::SharedStore)) return "store to shared";
+    if (has(EventKind::Load)) return pick("load, accumulate", "load in[]");
+    if (has(EventKind::PartialLoad)) return pick("load block partials", "load partials");
+    if (has(EventKind::Combine) && has(EventKind::SharedLoad)) return pick("shared-memory level", "combine shared");
+    if (has(EventKind::SharedLoad)) return pick("load warp partials", "shared load");
+    if (has(EventKind::SharedStore)) return pick("store to shared", "shared store");
     if (has(EventKind::Barrier)) return "__syncthreads()";
     if (has(EventKind::WarpSync)) return "__syncwarp()";
     if (has(EventKind::Atomic)) return "atomic";
-    if (has(EventKind::BlockPartial)) return "block partial out";
-    if (has(EventKind::Ticket)) return has(EventKind::Fence) ? "__threadfence(), ticket" : "last-block ticket";
+    if (has(EventKind::BlockPartial)) return pick("block partial out", "store out[]");
+    if (has(EventKind::Ticket)) return has(EventKind::Fence) ? "__threadfence(), ticket" : pick("last-block ticket", "ticket");
     if (has(EventKind::Fence)) return "__threadfence()";
     if (has(EventKind::GridSync)) return "grid.sync()";
-    if (has(EventKind::FinalStore)) return "final store";
-    if (has(EventKind::IdentityFill)) return "identity fill";
+    if (has(EventKind::FinalStore)) return pick("final store", "store out[]");
+    if (has(EventKind::IdentityFill)) return pick("identity fill", "constant");
     if (has(EventKind::Combine)) return "combine";
     return "";
 }
@@ -159,12 +170,15 @@ std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shu
 std::string describe_step(const Trace& t, uint16_t step) {
     KindMask kinds = 0;
     const Event* shuffle = nullptr;
-    for (const Event& e : t.events) {
+    StepLines lines;
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        const Event& e = t.events[i];
         if (e.step != step) continue;
         kinds |= 1u << unsigned(e.kind);
+        lines.add(t, i);
         if (e.kind == EventKind::Shuffle && !shuffle) shuffle = &e;
     }
-    return describe_step(t, kinds, shuffle);
+    return describe_step(t, kinds, shuffle, lines);
 }
 
 std::vector<uint8_t> used_values(const Trace& t) {

@@ -136,7 +136,7 @@ std::string format_flags(uint8_t flags);
 using KindMask = uint32_t;
 // What happens at a step, in words, from the kinds of events on it ("shfl_down offset 4",
 // "__syncthreads()", ...); first_shuffle names the offset. Empty when nothing describes it.
-// The one wording shared by the board, the renderer's row labels and the lessons.
+// Shared by the board, row labels and lessons; a student's kernel gets its own words (core/step_words.h).
 std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shuffle);
 std::string describe_step(const Trace& t, uint16_t step);  // scans the trace for that step
 // For each event, whether another event uses its value (a dep names it). Every lane that executes a

@@ -42,6 +42,7 @@ static_assert(abi::kUndefinedFlag == kUndefined && abi::kIdentityFlag == kIdenti
 static_assert(abi::kRetracted == RL_RETRACTED_RECORD && abi::kNone == kNoEvent);
 static_assert(abi::kSharedSlots == limits::kStudentSharedSlots && abi::kThreadEvents == limits::kStudentThreadEvents);
 static_assert(abi::kTraceEvents == limits::kTraceEvents);
+static_assert(abi::kSharedSites == RL_SHARED_SITES);
 // A slot's tag keeps writer and flags (records stay below kTraceEvents - 1, so the writer fits 24 bits).
 static_assert(abi::tag_writer(abi::make_tag(kNoEvent, kIdentity)) == kNoEvent && abi::tag_flags(abi::make_tag(kNoEvent, kIdentity)) == kIdentity);
 static_assert(abi::tag_writer(abi::make_tag(0xfffffe, 0x81)) == 0xfffffe && abi::tag_flags(abi::make_tag(0xfffffe, 0x81)) == 0x81);
@@ -117,7 +118,10 @@ std::string error_message(const abi::KernelError& e, const LaunchInput& in) {
                    std::to_string(in.out.size() - 1) + ", one per block)";
         case abi::kSharedTooMany:
             return who + " declares rl::Shared beyond " + std::to_string(abi::kSharedSlots) +
-                   " slots in all (declare shared arrays once, outside loops)";
+                   " slots in all";
+        case abi::kSharedDeclarations:
+            return who + " declares more than " + std::to_string(abi::kSharedSites) +
+                   " rl::Shared arrays (a declaration counts once, inside a loop too)";
         case abi::kRecordsFull:
             return "the kernel records more than " + std::to_string(limits::kTraceEvents) +
                    " events (the trace limit): use a smaller n or grid";
@@ -135,10 +139,13 @@ std::string error_message(const abi::KernelError& e, const LaunchInput& in) {
 }
 
 // A hung or endless kernel cannot be stopped from the host; the context is lost, so the runner ends here with
-// the one line the parent shows (the driver reclaims the GPU when the process exits).
+// the one line the parent shows (the driver reclaims the GPU when the process exits). On the GPU a barrier some
+// threads never reach looks the same as an endless loop (the emulator tells them apart).
 [[noreturn]] void time_limit_reached(double seconds) {
-    char line[160];
-    std::snprintf(line, sizeof line, "the kernel did not finish within %g s (an endless loop?): it was stopped\n", seconds);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "the kernel did not finish within %g s (an endless loop, or a __syncthreads() not every thread "
+                  "reaches?): it was stopped\n", seconds);
     ssize_t ignored = write(2, line, std::strlen(line));
     (void)ignored;
     _exit(4);

@@ -142,7 +142,7 @@ if [ "${RLAB_GPU_ONLY:-}" = student ]; then
   code=$?
   [ "$code" -eq 124 ] && echo "## student tests: STOPPED after ${left}s; the log has what ran" >>"$report"
   { echo "## student kernel tests: exit $code ($((SECONDS - start))s)"
-    grep -E "tests passed|Test +#.*(Passed|Failed|Skipped|\*\*\*)|ERROR|CHECK|REQUIRE|logged|values:" "$OUT/student-tests.log" | head -120; } >>"$report"
+    grep -E "tests passed|Test +#.*(Passed|Failed|Skipped|\*\*\*)|ERROR|CHECK|REQUIRE|logged|values:|MESSAGE" "$OUT/student-tests.log" | head -120; } >>"$report"
   runner=build/gpu/student/rlab-kernel-runner dir=$OUT/student-traces
   rm -rf "$dir" && mkdir -p "$dir"
   awk '/^```cuda$/{f=1; next} /^```$/{if (f) exit} f' README.md >"$dir/readme_example.cu"

@@ -1,8 +1,8 @@
 // student/host_runtime.cpp — runs a student's kernel plugin on the CPU: one fiber per thread of a block, each
 // warp in lock step to its next memory access, shuffle, barrier or __syncwarp; blocks one after another.
 // The semantics (interface-16.md section 3): a shuffle completes when every lane its mask names waits at a
-// shuffle or has exited; a barrier when every non-exited thread of the block waits at one; when nothing can
-// move the kernel hangs. Records follow core/student_record.h so the GPU's records of the same kernel match.
+// shuffle or has exited; a barrier when every non-exited thread of the block waits at the same __syncthreads()
+// (source line); when nothing can move the kernel hangs. Records follow core/student_record.h so the GPU's records of the same kernel match.
 #include "student/host_runtime.h"
 #include <dlfcn.h>
 #include <algorithm>
@@ -40,6 +40,13 @@ struct ThreadState {
     int shfl_width = 32;
     rl_val shfl_result{};
     unsigned warpsync_mask = 0;
+    // Its rl::Shared declarations (device_abi.h's SharedSite, the GPU's table): line, slots, and an instance in scope.
+    struct Site {
+        int line;
+        uint32_t base, slots;
+        bool live;
+    };
+    std::vector<Site> sites;
 };
 
 rl_val make_val(uint64_t bits, uint32_t ev, uint8_t flags) {
@@ -78,6 +85,29 @@ const char* shuffle_name(int kind) {
         case RL_SHFL_IDX: return "__shfl_sync";
         default: return "__shfl_down_sync";
     }
+}
+
+// Thread ids (ascending) in few words: "thread 5", "threads 0-31", "threads 0, 2, 4, ..., 62", or the first runs
+// and the count ("threads 0-3, 8-11, 16-19, 24-27, ... (40 in all)").
+std::string thread_list(const std::vector<uint32_t>& ids) {
+    if (ids.size() == 1) return "thread " + std::to_string(ids[0]);
+    const uint32_t stride = ids[1] - ids[0];
+    bool progression = true;
+    for (size_t i = 2; i < ids.size(); ++i) progression = progression && ids[i] - ids[i - 1] == stride;
+    if (progression && stride == 1) return "threads " + std::to_string(ids.front()) + "-" + std::to_string(ids.back());
+    if (progression && ids.size() > 4)
+        return "threads " + std::to_string(ids[0]) + ", " + std::to_string(ids[1]) + ", " + std::to_string(ids[2]) + ", ..., " +
+               std::to_string(ids.back());
+    std::string s;
+    int runs = 0;
+    for (size_t i = 0; i < ids.size();) {
+        size_t j = i + 1;
+        while (j < ids.size() && ids[j] == ids[j - 1] + 1) ++j;
+        if (++runs > 4) return s + ", ... (" + std::to_string(ids.size()) + " in all)";
+        s += (s.empty() ? "threads " : ", ") + std::to_string(ids[i]) + (j - i > 1 ? "-" + std::to_string(ids[j - 1]) : "");
+        i = j;
+    }
+    return s;
 }
 
 uint32_t saturate_index(long long i) { return i < 0 || i > 0xfffffffell ? 0xffffffffu : uint32_t(i); }
@@ -121,6 +151,7 @@ struct Launch {
         api.ticket = &cb_ticket;
         api.fence = &cb_fence;
         api.shared_alloc = &cb_shared_alloc;
+        api.shared_release = &cb_shared_release;
         api.load_shared = &cb_load_shared;
         api.store_shared = &cb_store_shared;
         api.shuffle = &cb_shuffle;
@@ -316,15 +347,35 @@ struct Launch {
     }
 
     // ---- shared memory -----------------------------------------------------------------------------------
+    // A declaration is one array, as __shared__ is: constructed again at its line after its last instance went out
+    // of scope (a loop's next pass), it keeps its slots; a second one on the same line while the first lives gets
+    // its own. The line is clamped as the GPU's 16-bit table keeps it.
     static uint32_t cb_shared_alloc(void* rt, uint32_t slots, int line) {
         Launch& l = L(rt);
         ThreadState& t = *l.cur;
+        const int at = line < 0 ? 0 : line > 0xffff ? 0xffff : line;
+        for (ThreadState::Site& s : t.sites)
+            if (s.line == at && s.slots == slots && !s.live) {
+                s.live = true;
+                return s.base;
+            }
         if (uint64_t(t.shared_next) + slots > limits::kStudentSharedSlots)
-            l.fail(l.who(line) + " declares rl::Shared beyond " + std::to_string(limits::kStudentSharedSlots) +
-                   " slots in all (declare shared arrays once, outside loops)");
+            l.fail(l.who(line) + " declares rl::Shared beyond " + std::to_string(limits::kStudentSharedSlots) + " slots in all");
+        if (t.sites.size() == RL_SHARED_SITES)
+            l.fail(l.who(line) + " declares more than " + std::to_string(RL_SHARED_SITES) +
+                   " rl::Shared arrays (a declaration counts once, inside a loop too)");
         const uint32_t base = t.shared_next;
         t.shared_next += slots;
+        t.sites.push_back({at, base, slots, true});
         return base;
+    }
+    static void cb_shared_release(void* rt, uint32_t base) {
+        if (!L(rt).cur) return;  // not from a running thread's fiber: nothing to give back
+        for (ThreadState::Site& s : L(rt).cur->sites)
+            if (s.base == base && s.live) {
+                s.live = false;
+                return;
+            }
     }
     static rl_val cb_load_shared(void* rt, uint32_t base, uint32_t size, long long i, int line) {
         Launch& l = L(rt);
@@ -525,6 +576,36 @@ struct Launch {
         stopped = true;
     }
 
+    // A barrier completes only when every waiting thread waits at the same __syncthreads() (its source line): a
+    // GPU hangs on __syncthreads() in both arms of a per-thread branch (the H200 did, docs/student-kernels.md).
+    bool one_barrier_line() const {
+        int line = -1;
+        for (const ThreadState& t : threads)
+            if (t.wait == Wait::Barrier) {
+                if (line >= 0 && t.line != line) return false;
+                line = t.line;
+            }
+        return true;
+    }
+    // Every live thread waits at a barrier, at two or more lines: one line naming who waits where.
+    void barrier_lines_hang() {
+        std::vector<int> lines;  // in the order of their first (lowest) thread
+        for (const ThreadState& t : threads)
+            if (t.wait == Wait::Barrier && std::find(lines.begin(), lines.end(), t.line) == lines.end()) lines.push_back(t.line);
+        std::string what;
+        for (size_t k = 0; k < lines.size(); ++k) {
+            std::vector<uint32_t> ids;
+            for (const ThreadState& t : threads)
+                if (t.wait == Wait::Barrier && t.line == lines[k]) ids.push_back(t.tid);
+            what += (k == 0 ? "" : k + 1 == lines.size() ? " and " : ", ") + thread_list(ids) +
+                    (k == 0 ? " wait at __syncthreads() on line " : " on line ") + std::to_string(lines[k]);
+        }
+        if (out.error.empty())
+            out.error = "the kernel hangs: in block " + std::to_string(block) + (in.launch ? " of the lab's second launch" : "") +
+                        ", " + what + ": every thread of a block must reach the same __syncthreads()";
+        stopped = true;
+    }
+
     void run_block(uint32_t b) {
         block = b;
         view.block_idx = {b, 0, 0};
@@ -546,6 +627,10 @@ struct Launch {
             uint32_t at_barrier = 0;
             for (const ThreadState& t : threads) at_barrier += t.wait == Wait::Barrier;
             if (at_barrier == live) {
+                if (!one_barrier_line()) {  // every thread waits, but not at one __syncthreads(): nothing can move
+                    barrier_lines_hang();
+                    break;
+                }
                 for (ThreadState& t : threads)
                     if (t.wait == Wait::Barrier) t.wait = Wait::Run;
                 continue;

@@ -29,6 +29,34 @@ template <class A> uint64_t identity_as(Op op) {
     }
 }
 
+// How the kernel writes each operator (rl_combine_op's bits in LaunchOutput::ops_used).
+std::string written(uint32_t ops) {
+    static const std::pair<int, const char*> names[] = {{RL_COMBINE_SUM, "+"}, {RL_COMBINE_PROD, "*"},
+                                                        {RL_COMBINE_MAX, "max(a, b)"}, {RL_COMBINE_MIN, "min(a, b)"}};
+    std::string s;
+    for (const auto& [op, name] : names)
+        if (ops >> op & 1u) s += (s.empty() ? "" : " and ") + std::string(name);
+    return s;
+}
+int combine_code(Op op) {
+    return op == Op::Max ? RL_COMBINE_MAX : op == Op::Min ? RL_COMBINE_MIN : op == Op::Prod ? RL_COMBINE_PROD : RL_COMBINE_SUM;
+}
+
+// A reduction has one operator: the one --op names, else the kernel's first. A kernel that combines (or applies an
+// atomic) with another cannot compute it, and its "wrong result" would only confuse: one line instead, naming both.
+// --op witness merges element ranges whatever the kernel combines with, so it takes any kernel.
+std::string operator_mismatch(Op run_op, bool op_given, uint32_t used) {
+    if (run_op == Op::Witness) return {};
+    const int own = combine_code(run_op);
+    if (!(used & ~(1u << own))) return {};
+    if (op_given)
+        return "--op " + std::string(to_string(run_op)) + ": the kernel combines with " + written(used) +
+               ", so it cannot compute " + std::string(to_string(run_op)) + ": run it with the kernel's operator (leave --op " +
+               "out: the lab takes it from the kernel), or write " + written(1u << own) + " in the kernel";
+    return "the kernel combines with " + written(used) + ": a reduction has one operator (the result is checked " +
+           "against one), so write every combine and atomic with the same one";
+}
+
 }  // namespace
 
 uint64_t identity_bits(DType type, Op op) {
@@ -118,6 +146,7 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
         if (op_given || out.first_op < 0 || op_of(out.first_op) == schedule.op) break;
         schedule.op = op_of(out.first_op);
     }
+    if (std::string why = operator_mismatch(schedule.op, op_given, out.ops_used); !why.empty()) throw Error(why);
     std::vector<StudentRecord> records = std::move(out.records);
     std::vector<uint32_t> map = compact_records(records, 0);
     std::vector<SlotState> slots = out.out;
@@ -147,6 +176,8 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
             outcome.error = o2.error;
             return outcome;
         }
+        if (std::string why = operator_mismatch(schedule.op, op_given, out.ops_used | o2.ops_used); !why.empty())
+            throw Error(why);
         const size_t base = records.size();
         records.insert(records.end(), o2.records.begin(), o2.records.end());
         map = compact_records(records, base);

@@ -29,7 +29,8 @@ struct PlanOutcome {
 };
 
 // Runs the kernel's launches on `backend`. schedule: n, block, grid (0: ceil(n / block)), input, seed, and op
-// when op_given (else the operator of the kernel's first combine or atomic). Throws rl::Error for a bad schedule.
+// when op_given (else the operator of the kernel's first combine or atomic). Throws rl::Error for a bad schedule, or
+// for a kernel that combines with an operator other than the run's (one line naming both).
 // launches_done runs after the last launch, before the assembly (the runner stops its time limit there: a large
 // trace's assembly is no fault of the kernel).
 PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_given, Backend which,

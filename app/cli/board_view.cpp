@@ -1,6 +1,8 @@
 // app/cli/board_view.cpp — text pictures of a trace: the board, the depth table, the hazards.
 #include "app/cli/board_view.h"
 
+#include "core/step_words.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -71,11 +73,13 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
             }
             KindMask kinds = 0;
             const Event* first_shuffle = nullptr;
+            StepLines lines;  // a student's kernel: the row names its source lines
             for (const Event* e : evs) {
                 kinds |= 1u << unsigned(e->kind);
+                lines.add(t, size_t(e - t.events.data()));
                 if (e->kind == EventKind::Shuffle && !first_shuffle) first_shuffle = e;
             }
-            out << pad(std::to_string(st), 4) << "  " << pad(describe_step(t, kinds, first_shuffle), 22, false);
+            out << pad(std::to_string(st), 4) << "  " << pad(describe_step(t, kinds, first_shuffle, lines), 22, false);
             for (auto& c : cells) out << pad(c.empty() ? "." : c, cw);
             if (!moves.empty()) {
                 out << "   ";

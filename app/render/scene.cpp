@@ -3,6 +3,8 @@
 // picking and navigation · JSON dump.
 #include "app/render/scene.h"
 
+#include "core/step_words.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -71,6 +73,7 @@ Layout build_layout(const Trace& t) {
     const std::vector<uint8_t> used = used_values(t);
     std::vector<uint32_t> kinds(steps, 0);
     std::vector<uint32_t> first_shuffle(steps, kNoEvent);
+    std::vector<StepLines> lines(t.lines.empty() ? 0 : steps);  // a student's kernel: its source lines per row
     std::vector<uint64_t> last_mask_key(steps, ~uint64_t(0));
 
     {
@@ -87,6 +90,7 @@ Layout build_layout(const Trace& t) {
         Row& r = l.rows[e.step];
         l.event_row[i] = e.step;
         kinds[e.step] |= 1u << unsigned(e.kind);
+        if (!lines.empty()) lines[e.step].add(t, i);
         const uint32_t col = uint32_t(l.column(e.block, e.thread));
         if (e.flags & kHazard) r.has_hazard = true, r.hazard_cols.push_back(col);
         if (carries_value(e.kind)) r.cells.push_back({col, i});
@@ -123,7 +127,7 @@ Layout build_layout(const Trace& t) {
         Row& r = l.rows[s];
         r.step = s;
         const Event* sh = first_shuffle[s] == kNoEvent ? nullptr : &t.events[first_shuffle[s]];
-        r.label = describe_step(t, kinds[s], sh);
+        r.label = lines.empty() ? describe_step(t, kinds[s], sh) : describe_step(t, kinds[s], sh, lines[s]);
         // Later events of one thread at one step replace earlier ones: the box shows what it holds after the step.
         const auto by_col = [](const Cell& a, const Cell& b) { return a.col < b.col; };
         if (!std::is_sorted(r.cells.begin(), r.cells.end(), by_col)) std::stable_sort(r.cells.begin(), r.cells.end(), by_col);

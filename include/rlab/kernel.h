@@ -17,7 +17,8 @@
 //   Out<T>       gridDim.x slots starting at the identity. out[b] = v: a store (BlockPartial, or FinalStore when
 //                it writes the result); reading out[b]: a PartialLoad; atomicAdd/Max/Min(&out[b], v): an Atomic.
 //   Shared<T, N> declared inside the kernel; s[i] = v: SharedStore; s[i] read: SharedLoad. Slots are numbered in
-//                the order a thread constructs its Shared arrays (a declaration inside a loop takes new slots).
+//                the order a thread constructs its Shared arrays; a declaration is one array, as __shared__ is (one
+//                inside a loop keeps its slots and values from pass to pass); at most RL_SHARED_SITES of them.
 //   Counter      atomicAdd(done, 1u): a Ticket returning the ticket as unsigned; __threadfence(): a Fence.
 //   CUDA names   threadIdx, blockIdx, blockDim, gridDim (.x; .y/.z are 0/1), warpSize, __shfl_down_sync,
 //                __shfl_up_sync, __shfl_xor_sync, __shfl_sync, __syncthreads, __syncwarp, __threadfence.

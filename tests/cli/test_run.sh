@@ -12,6 +12,14 @@ contains out "good.cu: n 100, block 64, grid 2" "board header names the file and
 contains out "verdict   exact" "board verdict"
 contains out "serial chain" "board depth table"
 contains out "no hazards" "board hazards"
+# Rows named by the kernel's own lines and calls, never by a schedule's stages it does not have.
+contains out "6: load in\[\]" "board row: the load's line"
+contains out "8: shuffle 16" "board row: the first shuffle's line and offset"
+! grep -q "shfl_down offset\|load, accumulate" "$tmp/out" || { echo "FAIL: board rows use a schedule's words"; fails=$((fails + 1)); }
+# --op names the operator the run checks: a kernel that sums cannot compute a max (one line, exit 2).
+expect 2 "run --op max on a kernel that combines with +" -- "$RLAB" run "$tmp/good.cu" --n 100 --block 64 --op max --backend cpu
+contains err "the kernel combines with +, so it cannot compute max" "--op max on a sum kernel names both operators"
+one_line_error "--op max on a sum kernel"
 expect 0 "run --format json" -- "$RLAB" run "$tmp/good.cu" --n 100 --block 64 --backend cpu --format json -o "$tmp/g.json"
 # The result against an independent sum of the inputs the trace carries (iota: 1..100 = 5050).
 python3 -c "import json,sys; d=json.load(open('$tmp/g.json')); r=d['result']

@@ -120,10 +120,47 @@ TEST_CASE("student kernel: --op witness checks the order of the merges (element 
     CHECK(w.hi == 76);
 }
 
+TEST_CASE("student kernel: --op names the run's operator; a kernel that combines with another is one line, not a wrong result") {
+    KernelRequest r;
+    r.file = kernel_path("warp_xor.cu");  // sums with +
+    r.schedule.n = 64;
+    r.schedule.block = 32;
+    r.schedule.op = Op::Max;
+    r.op_given = true;
+    const KernelOutcome o = run_kernel(r);
+    CHECK(!o.ok);
+    CHECK(o.error ==
+          "--op max: the kernel combines with +, so it cannot compute max: run it with the kernel's operator (leave --op "
+          "out: the lab takes it from the kernel), or write max(a, b) in the kernel");
+    // The kernel's own operator given: it runs.
+    r.schedule.op = Op::Sum;
+    CHECK(run_kernel(r).ok);
+    // Without --op, a kernel of two operators (+ in the warps, atomicMax across them) is named as such.
+    const KernelOutcome mixed = run("bad_mixed_ops.cu", 64, 64);
+    CHECK(!mixed.ok);
+    CHECK(mixed.error ==
+          "the kernel combines with + and max(a, b): a reduction has one operator (the result is checked against one), "
+          "so write every combine and atomic with the same one");
+}
+
 TEST_CASE("student kernel: shared-memory tree (int) with a tail") {
     for (const Size z : {Size{100, 64}, Size{300, 128}, Size{5, 8}}) {
         CAPTURE(z);
         check_exact<int32_t>(run("smem_tree.cu", z.n, z.block), "smem_tree.cu");
+    }
+}
+
+TEST_CASE("student kernel: rl::Shared declared inside a loop is one array, as __shared__ is") {
+    // Each pass reads what the pass before stored; two blocks, a tail, the lab's second launch.
+    for (const Size z : {Size{64, 64}, Size{100, 64}, Size{7, 8}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("shared_in_loop.cu", z.n, z.block);
+        check_exact<float>(o, "shared_in_loop.cu");
+        if (!o.ok) continue;
+        uint32_t top = 0;  // every pass stores into the same 64 slots (a new array per pass would take 64 more)
+        for (const Event& e : o.trace.events)
+            if (e.kind == EventKind::SharedStore || e.kind == EventKind::SharedLoad) top = std::max<uint32_t>(top, e.detail);
+        CHECK(top < z.block);
     }
 }
 
@@ -201,6 +238,13 @@ TEST_CASE("bad kernel: a shared index out of range stops the run with thread, bl
     CHECK(o.error == "out of range: thread 0 of block 0 on line 9 indexes a shared array of 32 slots with 32 (allowed 0..31)");
 }
 
+TEST_CASE("bad kernel: a ninth rl::Shared declaration stops the run with its line") {
+    const KernelOutcome o = run("bad_shared_many.cu", 1, 1);
+    CHECK(!o.ok);
+    CHECK(o.error == "thread 0 of block 0 on line 9 declares more than 8 rl::Shared arrays (a declaration counts once, "
+                     "inside a loop too)");
+}
+
 TEST_CASE("bad kernel: a wild pointer crashes the runner, and the caller reports it in one line") {
     const KernelOutcome o = run("bad_pointer.cu", 8, 8);
     CHECK(!o.ok);
@@ -231,11 +275,33 @@ TEST_CASE("bad kernel: a barrier only half a warp reaches, before a full-mask sh
           "thread reaches)");
 }
 
-TEST_CASE("bad kernel: a barrier in each branch completes (every thread arrives) and is a divergent barrier") {
+// The emulator's line for a block whose threads all wait at __syncthreads(), at different lines.
+std::string barrier_lines_hang(const std::string& who_where) {
+    return "the kernel hangs: in block 0, " + who_where + ": every thread of a block must reach the same __syncthreads()";
+}
+
+TEST_CASE("bad kernel: a barrier in each arm of a per-thread branch hangs, naming both lines and who waits where") {
+    // Every thread arrives, but even threads at line 10 and odd ones at line 12: two barriers, as on the GPU (the
+    // H200 never finishes this kernel), not one.
     const KernelOutcome o = run("bad_barrier_two_lines.cu", 64, 64);
-    INFO(o.error);
-    REQUIRE(o.ok);
-    CHECK(has_hazard(o.trace, HazardKind::DivergentBarrier));
+    CHECK(!o.ok);
+    CHECK(o.error == barrier_lines_hang("threads 0, 2, 4, ..., 62 wait at __syncthreads() on line 10 and threads 1, 3, 5, "
+                                        "..., 63 on line 12"));
+    // A block of 6: short lists are written out.
+    const KernelOutcome six = run("bad_barrier_two_lines.cu", 6, 6);
+    CHECK(six.error == barrier_lines_hang("threads 0, 2, 4 wait at __syncthreads() on line 10 and threads 1, 3, 5 on line 12"));
+}
+
+TEST_CASE("bad kernel: a barrier in each arm of a warp-uniform branch hangs on the emulator too (same line rule)") {
+    const KernelOutcome o = run("bad_barrier_warp_split.cu", 64, 64);
+    CHECK(!o.ok);
+    CHECK(o.error == barrier_lines_hang("threads 0-31 wait at __syncthreads() on line 11 and threads 32-63 on line 13"));
+    // One warp takes only the first arm: one line, the barrier completes and the sum is right.
+    const KernelOutcome one = run("bad_barrier_warp_split.cu", 20, 32);
+    INFO(one.error);
+    REQUIRE(one.ok);
+    CHECK(one.trace.result_value == one.trace.reference_value);
+    CHECK(one.trace.hazards.empty());
 }
 
 TEST_CASE("kernel files: exactly one RL_KERNEL, and bad requests are rl::Error") {

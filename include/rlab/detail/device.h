@@ -295,13 +295,38 @@ __device__ inline void fence(int line) {
 }
 
 // ---- shared memory ------------------------------------------------------------------------------------------
+// A declaration is one array (a __shared__ one is static): constructed again at its line once its last instance
+// went out of scope (the next pass of a loop), it gets the same slots; a second declaration on one line, while the
+// first is in scope, gets its own. student/host_runtime.cpp does the same.
 __device__ inline unsigned shared_alloc(unsigned slots, int line) {
     abi::ThreadState& t = me();
+    const unsigned short at = static_cast<unsigned short>(line < 0 ? 0 : line > 0xffff ? 0xffff : line);
+    for (unsigned k = 0; k < t.sites; ++k) {
+        abi::SharedSite& s = t.site[k];
+        if (s.line == at && s.slots == slots && !s.live) {
+            s.live = 1;
+            return s.base;
+        }
+    }
     if (static_cast<unsigned long long>(t.shared_next) + slots > abi::kSharedSlots)
         fail(abi::kSharedTooMany, line, static_cast<long long>(t.shared_next) + slots, abi::kSharedSlots);
+    if (t.sites == abi::kSharedSites) fail(abi::kSharedDeclarations, line, t.sites + 1, abi::kSharedSites);
     const unsigned base = t.shared_next;
     t.shared_next += slots;
+    abi::SharedSite& s = t.site[t.sites++];
+    s.line = at;
+    s.base = static_cast<unsigned short>(base);
+    s.slots = static_cast<unsigned short>(slots);
+    s.live = 1;
     return base;
+}
+__device__ inline void shared_release(unsigned base) {
+    abi::ThreadState& t = me();
+    for (unsigned k = 0; k < t.sites; ++k)
+        if (t.site[k].base == base && t.site[k].live) {
+            t.site[k].live = 0;
+            return;
+        }
 }
 __device__ inline Val load_shared(unsigned base, unsigned size, long long i, int line) {
     if (i < 0 || i >= static_cast<long long>(size)) fail(abi::kSharedIndex, line, i, size);
@@ -505,6 +530,7 @@ template <class T, unsigned N> class Shared {
 
 public:
     __device__ explicit Shared(int line = __builtin_LINE()) : base_(detail::shared_alloc(N, line)) {}
+    __device__ ~Shared() { detail::shared_release(base_); }  // the next pass of a loop gets it back
     Shared(const Shared&) = delete;
     Shared& operator=(const Shared&) = delete;
     __device__ Value<T> operator[](detail::Index i) const {
@@ -574,7 +600,7 @@ template <class F> __device__ inline void call_kernel(F, int) {}  // RL_CHECK_EN
 
 // The launch: every thread's counters from zero and the block's shared slots unwritten, then the kernel.
 __device__ inline void begin() {
-    me() = abi::ThreadState{0, 0, 0, 0, 0, 0, 0, 0};
+    me() = abi::ThreadState{};
     for (unsigned k = threadIdx.x; k < abi::kSharedSlots; k += blockDim.x) shared_tags()[k] = abi::make_tag(abi::kNone, 0);
     ::__syncthreads();
 }

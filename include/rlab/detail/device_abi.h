@@ -30,9 +30,16 @@ struct Record {
 };
 static_assert(sizeof(Record) == 80, "the record keeps rl::StudentRecord's layout");
 
+// One rl::Shared declaration of a thread: its line, its slots, and whether an instance is in scope now.
+struct SharedSite {
+    unsigned short line, base, slots, live;
+};
+constexpr unsigned kSharedSites = 8;  // RL_SHARED_SITES (rlab/detail/record_flags.h)
+
 // Per-thread counters of one launch, as the emulator keeps them (student/host_runtime.cpp).
 struct ThreadState {
-    unsigned seq, shuffles, barriers, warpsyncs, loads, partial_loads, shared_next, pad;
+    unsigned seq, shuffles, barriers, warpsyncs, loads, partial_loads, shared_next, sites;
+    SharedSite site[kSharedSites];  // the first `sites` are used
 };
 
 // A slot's tag: the record that last wrote it (kTagNone: none, it holds its starting value) and its flags, in
@@ -54,6 +61,7 @@ enum ErrorCode : unsigned {
     kStepBudget,     // one thread recorded kThreadEvents events
     kAtomicAddress,  // an atomic on something that is no &out[b]
     kShuffleWidth,   // a shuffle's width is no power of two 1..32: index = width, what = the shuffle's kind
+    kSharedDeclarations,  // more than kSharedSites rl::Shared declarations: bound = kSharedSites
 };
 // The first kernel error of a launch (the thread that found it wins; every thread stops at its next call).
 struct KernelError {

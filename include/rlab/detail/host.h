@@ -159,6 +159,7 @@ template <class T, unsigned N> class Shared {
 
 public:
     explicit Shared(int line = __builtin_LINE()) : base_(detail::api().shared_alloc(detail::api().rt, N, line)) {}
+    ~Shared() { detail::api().shared_release(detail::api().rt, base_); }  // the next pass of a loop gets it back
     Shared(const Shared&) = delete;
     Shared& operator=(const Shared&) = delete;
     Value<T> operator[](detail::Index i) const {

@@ -4,7 +4,7 @@
 #pragma once
 #include <stdint.h>
 
-#define RL_HOST_ABI 1
+#define RL_HOST_ABI 2
 
 extern "C" {
 
@@ -45,12 +45,13 @@ struct rl_host_api {
     rl_val (*atomic_out)(void* rt, int op, long long b, rl_val v, int line);  // returns the old value
     unsigned (*ticket)(void* rt, unsigned add, int line);        // atomicAdd on the Counter
     void (*fence)(void* rt, int line);
-    uint32_t (*shared_alloc)(void* rt, uint32_t slots, int line);  // base slot of a new Shared array
+    uint32_t (*shared_alloc)(void* rt, uint32_t slots, int line);  // base slot of the Shared array declared at line
     rl_val (*load_shared)(void* rt, uint32_t base, uint32_t size, long long i, int line);
     void (*store_shared)(void* rt, uint32_t slot, rl_val v, uint32_t retract, int line);
     rl_val (*shuffle)(void* rt, int kind, unsigned mask, rl_val v, int arg, int width, int line);
     void (*syncthreads)(void* rt, int line);
     void (*syncwarp)(void* rt, unsigned mask, int line);
+    void (*shared_release)(void* rt, uint32_t base);             // the Shared array at base goes out of scope
 };
 
 // What the plugin's entry reports: its element type (0 f32, 1 f64, 2 i32), whether it takes a Counter, and

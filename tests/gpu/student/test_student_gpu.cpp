@@ -1,7 +1,8 @@
 // tests/gpu/student/test_student_gpu.cpp — a student's kernel on the GPU against the emulator, both through
 // rlab-kernel-runner as rlab and the front ends run them: README's example and every exercise solution give equal
 // traces (events field by field, timestamps aside; lines, result, hazards); each exercise's planted bug is found on
-// the GPU as on the emulator; an endless loop is stopped at the time limit and an out-of-bounds read is reported.
+// the GPU as on the emulator; an endless loop is stopped at the time limit and an out-of-bounds read is reported;
+// __syncthreads() in both arms of a branch: the GPU does not finish where the emulator reports the hang.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -88,7 +89,7 @@ TEST_CASE("student kernel on the GPU: the checker finds each exercise's planted 
 }
 
 TEST_CASE("student kernel on the GPU: the emulator's CI kernels without atomics give the same trace") {
-    for (const char* name : {"warp_xor.cu", "smem_tree.cu", "bad_oob_read.cu", "bad_barrier_two_lines.cu"})
+    for (const char* name : {"warp_xor.cu", "smem_tree.cu", "bad_oob_read.cu", "shared_in_loop.cu"})
         check_equal(std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/" + name,
                     {"--n", "100", "--block", "64", "--input", "uniform", "--seed", "5"});
 }
@@ -118,6 +119,40 @@ TEST_CASE("student kernel on the GPU: an endless loop is stopped at the time lim
     CHECK(o.error.find("the kernel did not finish within 2 s") != std::string::npos);
 }
 
+// The runner's time-limit line (cuda/student_kernel.cpp on the GPU, the runner's timer on the emulator).
+bool did_not_finish(const KernelOutcome& o, const std::string& seconds) {
+    return !o.ok && o.error.find("the kernel did not finish within " + seconds + " s") != std::string::npos;
+}
+bool hangs(const KernelOutcome& o) { return !o.ok && o.error.rfind("the kernel hangs: ", 0) == 0; }
+
+TEST_CASE("student kernel on the GPU: __syncthreads() in both arms of a per-thread branch never finishes, and the emulator says it hangs") {
+    const std::string file = std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/bad_barrier_two_lines.cu";
+    const std::vector<std::string> run = {"--n", "100", "--block", "64", "--input", "uniform", "--seed", "5"};
+    const KernelOutcome gpu = student::run_kernel(request_for(file, run, Backend::Cuda, 2.0));
+    const KernelOutcome cpu = student::run_kernel(request_for(file, run, Backend::Cpu, 2.0));
+    MESSAGE("GPU: ", gpu.ok ? "finished" : gpu.error, " | emulator: ", cpu.ok ? "finished" : cpu.error);
+    CHECK(did_not_finish(gpu, "2"));
+    CHECK(hangs(cpu));
+    CHECK(cpu.error.find("wait at __syncthreads() on line 10 and threads 1, 3, 5, ..., 63 on line 12") != std::string::npos);
+}
+
+TEST_CASE("student kernel on the GPU: __syncthreads() in both arms of a warp-uniform branch: the emulator's verdict is the GPU's") {
+    // Warp 0 waits at line 11, warp 1 at line 13. The Programming Guide leaves it undefined; the emulator's rule
+    // (one source line per barrier) calls it a hang. What the H200 does is printed; the two must agree.
+    const std::string file = std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/bad_barrier_warp_split.cu";
+    const std::vector<std::string> run = {"--n", "64", "--block", "64"};
+    const KernelOutcome gpu = student::run_kernel(request_for(file, run, Backend::Cuda, 2.0));
+    const KernelOutcome cpu = student::run_kernel(request_for(file, run, Backend::Cpu, 2.0));
+    // Finished, its trace holds one barrier reached at two lines: the checker's two-line divergent-barrier rule.
+    MESSAGE("GPU: ", gpu.ok ? "finished (" + std::to_string(gpu.trace.events.size()) + " events; hazards: " +
+                                  joined(hazard_kinds(gpu.trace)) + ")"
+                            : gpu.error,
+            " | emulator: ", cpu.ok ? "finished" : cpu.error);
+    REQUIRE((gpu.ok || did_not_finish(gpu, "2")));  // finished or stopped at the limit, nothing else
+    REQUIRE((cpu.ok || hangs(cpu)));
+    CHECK(did_not_finish(gpu, "2") == hangs(cpu));
+}
+
 TEST_CASE("student kernel on the GPU: an out-of-bounds in[] read is reported, not a crash") {
     const std::string file = std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/bad_oob_read.cu";
     const KernelOutcome o = student::run_kernel(request_for(file, {"--n", "100", "--block", "64"}, Backend::Cuda));
@@ -132,6 +167,9 @@ TEST_CASE("student kernel on the GPU: kernel errors stop the run with the emulat
     const Both index = run_both(dir + "bad_shared_index.cu", {"--n", "8", "--block", "32"});
     CHECK(!index.gpu.ok);
     CHECK(index.gpu.error == index.cpu.error);  // one thread breaks the bound: the same thread, line and bound
+    const Both many = run_both(dir + "bad_shared_many.cu", {"--n", "1", "--block", "1"});  // a ninth rl::Shared
+    CHECK(!many.gpu.ok);
+    CHECK(many.gpu.error == many.cpu.error);
     // every thread loops: which one reaches the budget first is the hardware's choice
     const KernelOutcome loop = student::run_kernel(request_for(dir + "bad_loop_records.cu", {"--n", "4", "--block", "4"}, Backend::Cuda));
     CHECK(!loop.ok);

@@ -1,4 +1,5 @@
-// A barrier in each branch of an if: every thread arrives, but at two different __syncthreads() lines.
+// A barrier in each branch of an if: every thread arrives, but at two different __syncthreads() lines. Two
+// barriers, not one: the H200 never finishes it, and the emulator stops it as a hang naming both lines.
 #include <rlab/kernel.h>
 
 RL_KERNEL void bad_barrier_two_lines(rl::In<float> in, rl::Out<float> out, int n) {
