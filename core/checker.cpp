@@ -139,8 +139,8 @@ private:
                     if (e.warp() < arrived.size()) arrived[e.warp()] |= lanes_named(e, existing_lanes(e));
                 }
                 // One barrier reached from two places in the source (a student's kernel records each arrival's
-                // line in detail): `__syncthreads()` in both arms of a branch that is not uniform. The emulator
-                // stops such a kernel as a hang; a GPU trace (a split by whole warps) or a trace file can hold one.
+                // line in detail): `__syncthreads()` in both arms of a branch that is not uniform. A warp split
+                // between two lines hangs; a split by whole warps completes (on the H200 and the emulator) and lands here.
                 uint16_t line_a = t_.events[evs[k]].detail, line_b = line_a;
                 for (size_t m = k; m < j; ++m) line_b = t_.events[evs[m]].detail != line_a ? t_.events[evs[m]].detail : line_b;
                 if (line_b != line_a)

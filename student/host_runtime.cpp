@@ -576,15 +576,19 @@ struct Launch {
         stopped = true;
     }
 
-    // A barrier completes only when every waiting thread waits at the same __syncthreads() (its source line): a
-    // GPU hangs on __syncthreads() in both arms of a per-thread branch (the H200 did, docs/student-kernels.md).
-    bool one_barrier_line() const {
-        int line = -1;
-        for (const ThreadState& t : threads)
-            if (t.wait == Wait::Barrier) {
-                if (line >= 0 && t.line != line) return false;
-                line = t.line;
-            }
+    // A barrier completes only when the waiting threads of each warp wait at the same __syncthreads() (its source
+    // line): the hardware counts arrivals at barrier 0 per warp, whatever the instruction. The H200 never finishes
+    // __syncthreads() in both arms of a per-thread branch, and finishes it when the branch splits the block by
+    // whole warps (docs/student-kernels.md; both in tests/gpu/student).
+    bool each_warp_at_one_barrier_line() const {
+        for (uint32_t w = 0; 32 * w < in.block; ++w) {
+            int line = -1;
+            for (uint32_t i = 32 * w; i < in.block && i < 32 * w + 32; ++i)
+                if (threads[i].wait == Wait::Barrier) {
+                    if (line >= 0 && threads[i].line != line) return false;
+                    line = threads[i].line;
+                }
+        }
         return true;
     }
     // Every live thread waits at a barrier, at two or more lines: one line naming who waits where.
@@ -602,7 +606,7 @@ struct Launch {
         }
         if (out.error.empty())
             out.error = "the kernel hangs: in block " + std::to_string(block) + (in.launch ? " of the lab's second launch" : "") +
-                        ", " + what + ": every thread of a block must reach the same __syncthreads()";
+                        ", " + what + ": the threads of a warp must all reach the same __syncthreads()";
         stopped = true;
     }
 
@@ -627,7 +631,7 @@ struct Launch {
             uint32_t at_barrier = 0;
             for (const ThreadState& t : threads) at_barrier += t.wait == Wait::Barrier;
             if (at_barrier == live) {
-                if (!one_barrier_line()) {  // every thread waits, but not at one __syncthreads(): nothing can move
+                if (!each_warp_at_one_barrier_line()) {  // a warp waits at two __syncthreads(): nothing can move
                     barrier_lines_hang();
                     break;
                 }
