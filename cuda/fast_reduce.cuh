@@ -123,6 +123,57 @@ template <class A> __device__ A atomic_take(A* word, A replacement) {
     }
 }
 
+// Where the 16-byte vectors of an input lie: elements before the first 16-byte boundary (head) and after the
+// last whole vector (from tail on) are loaded one by one.
+template <class Elem> struct Span {
+    uint64_t head, vectors, tail;
+    const typename Vector<Elem>::Raw* vin;
+    __device__ Span(const Elem* in, uint64_t n) {
+        constexpr uint64_t kElems = Vector<Elem>::kElems;
+        const uint64_t misalign = (reinterpret_cast<uintptr_t>(in) % 16) / sizeof(Elem);
+        head = misalign ? (n < kElems - misalign ? n : kElems - misalign) : 0;
+        vin = reinterpret_cast<const typename Vector<Elem>::Raw*>(in + head);
+        vectors = (n - head) / kElems;
+        tail = head + vectors * kElems;
+    }
+    // The scalar elements of the thread `first` places into the grid: one of the head, one of the tail.
+    template <class F> __device__ void scalars(const Elem* in, uint64_t n, uint64_t first, F&& fold) const {
+        if (first < head) fold(0, Vector<Elem>::widen(in[first]));
+        if (first < n - tail) fold(Vector<Elem>::kElems - 1, Vector<Elem>::widen(in[tail + first]));
+    }
+};
+
+template <class OpT, int kElems> __device__ typename OpT::Value combine_lanes(const typename OpT::Value (&acc)[kElems]) {
+    typename OpT::Value r = acc[0];
+#pragma unroll
+    for (int j = 1; j < kElems; ++j) r = OpT::combine(r, acc[j]);
+    return r;
+}
+
+// One block over an input that one round of loads covers: every load issued at once (predicated), no loop, no
+// grid stage, so a small cold input waits on memory once and the kernel is short.
+template <class OpT, class Elem, int kThreads, int kLoads>
+__global__ void __launch_bounds__(kThreads)
+    reduce_one_block(const Elem* __restrict__ in, uint64_t n, typename OpT::Value* __restrict__ out) {
+    using A = typename OpT::Value;
+    using V = Vector<Elem>;
+    const Span<Elem> sp(in, n);
+    A acc[V::kElems];
+#pragma unroll
+    for (int j = 0; j < V::kElems; ++j) acc[j] = OpT::identity();
+    auto fold = [&](int j, A x) { acc[j] = OpT::combine(acc[j], x); };
+    typename V::Raw v[kLoads];
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u)
+        if (threadIdx.x + uint64_t(u) * kThreads < sp.vectors) v[u] = __ldg(sp.vin + threadIdx.x + u * kThreads);
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u)
+        if (threadIdx.x + uint64_t(u) * kThreads < sp.vectors) V::each(v[u], fold);
+    sp.scalars(in, n, threadIdx.x, [&](int j, auto x) { fold(j, A(x)); });
+    const A r = block_reduce<OpT, kThreads>(combine_lanes<OpT, V::kElems>(acc));
+    if (threadIdx.x == 0) *out = r;
+}
+
 // Scratch shared by launches: zero ticket and identity word between launches (the last block resets them).
 template <class A> struct Scratch {
     A word;
@@ -140,12 +191,9 @@ __global__ void __launch_bounds__(kThreads)
     using V = Vector<Elem>;
     constexpr int kElems = V::kElems;
 
-    // Elements before the first 16-byte boundary and after the last whole vector are loaded one by one.
-    const uint64_t misalign = (reinterpret_cast<uintptr_t>(in) % 16) / sizeof(Elem);
-    const uint64_t head = misalign ? (n < kElems - misalign ? n : kElems - misalign) : 0;
-    const auto* vin = reinterpret_cast<const typename V::Raw*>(in + head);
-    const uint64_t vectors = (n - head) / kElems;
-    const uint64_t tail = head + vectors * kElems;
+    const Span<Elem> sp(in, n);
+    const auto* vin = sp.vin;
+    const uint64_t vectors = sp.vectors;
 
     A acc[kElems];
 #pragma unroll
@@ -186,13 +234,8 @@ __global__ void __launch_bounds__(kThreads)
         V::each(b, fold);
     }
     if (i < end) V::each(__ldg(vin + i), fold);
-    if (first < head) fold(0, A(V::widen(in[first])));
-    if (first < n - tail) fold(kElems - 1, A(V::widen(in[tail + first])));
-
-    A r = acc[0];
-#pragma unroll
-    for (int j = 1; j < kElems; ++j) r = OpT::combine(r, acc[j]);
-    r = block_reduce<OpT, kThreads>(r);
+    sp.scalars(in, n, first, [&](int j, auto x) { fold(j, A(x)); });
+    A r = block_reduce<OpT, kThreads>(combine_lanes<OpT, kElems>(acc));
 
     if (gridDim.x == 1) {
         if (threadIdx.x == 0) *out = r;
