@@ -2,7 +2,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <type_traits>
 #include <cstring>
 #include <string>
 
@@ -42,32 +41,6 @@ template <class A, class Elem> const void* kernel_for(Op op, FastMode mode, int 
     }
 }
 
-// The one-block kernel for inputs that one round of loads covers (grid_for returns 1): 256 threads with 16 loads
-// each cover 4096 vectors, as many as the largest shape's round (512 threads x 8).
-constexpr int kOneBlockThreads = 256, kOneBlockLoads = 16;
-template <class OpT, class Elem> const void* one_block_kernel() {
-    return (const void*)fast::reduce_one_block<OpT, Elem, kOneBlockThreads, kOneBlockLoads>;
-}
-const void* one_block_for(DType type, Op op) {
-    auto by_op = [&](auto a, auto e) -> const void* {
-        using A = decltype(a);
-        using Elem = decltype(e);
-        if (op == Op::Sum) return one_block_kernel<SumOp<A>, Elem>();
-        if constexpr (!std::is_same_v<A, int32_t>) {
-            if (op == Op::Max) return one_block_kernel<MaxOp<A>, Elem>();
-            if (op == Op::Min) return one_block_kernel<MinOp<A>, Elem>();
-        }
-        return nullptr;
-    };
-    switch (type) {
-        case DType::F32: return by_op(float{}, float{});
-        case DType::BF16: return by_op(float{}, uint16_t{});
-        case DType::F64: return by_op(double{}, double{});
-        case DType::I32: return by_op(int32_t{}, int32_t{});
-        default: return nullptr;
-    }
-}
-
 const void* kernel_for(DType type, Op op, FastMode mode, int threads, int unroll) {
     switch (type) {
         case DType::F32: return kernel_for<float, float>(op, mode, threads, unroll);
@@ -83,7 +56,6 @@ const void* kernel_for(DType type, Op op, FastMode mode, int threads, int unroll
 
 struct FastReducer::Impl {
     const void* kernel = nullptr;
-    const void* one_block = nullptr;  // for a grid of one block
     FastConfig config;
     size_t elem_bytes = 4, acc_bytes = 4;
     int elems_per_vector = 4;
@@ -108,8 +80,7 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     if (type == DType::I32 && op == Op::Sum) mode = FastMode::Atomic;
     m.config = config;
     m.kernel = kernel_for(type, op, mode, config.threads, config.unroll);
-    m.one_block = one_block_for(type, op);
-    if (!m.kernel || !m.one_block || config.threads * config.unroll > kOneBlockThreads * kOneBlockLoads)
+    if (!m.kernel)
         throw Error("the fast path has no kernel for this request (" + supported() + ")");
     m.elem_bytes = type == DType::F64 ? 8 : type == DType::BF16 ? 2 : 4;
     m.acc_bytes = type == DType::F64 ? 8 : 4;
@@ -145,7 +116,7 @@ FastReducer::~FastReducer() {
 uint32_t FastReducer::grid_for(uint64_t n) const {
     const Impl& m = *impl_;
     // One block while one round of loads per thread covers the input: a single trip to memory and
-    // no grid stage (the one-block kernel, fast::reduce_one_block). Beyond that, every SM gets blocks (one vector per thread at least), so that
+    // no grid stage. Beyond that, every SM gets blocks (one vector per thread at least), so that
     // all of the chip's load slots work, up to max_grid.
     const uint64_t vectors = (n + m.elems_per_vector - 1) / m.elems_per_vector;
     if (vectors <= uint64_t(m.config.threads) * m.config.unroll) return 1;
@@ -162,15 +133,13 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
     // Each block's contiguous share of the 16-byte vectors (an upper bound on their count: blocks past
     // the end find nothing), in whole block widths.
     const uint32_t grid = grid_for(n);
-    if (grid == 1) {
-        void* one_args[] = {const_cast<void**>(&device_input), &n, &device_output};
-        RL_CUDA(cudaLaunchKernel(m.one_block, dim3(1), dim3(kOneBlockThreads), one_args, 0, static_cast<cudaStream_t>(stream)));
-        return;
-    }
     const uint64_t vectors = n / uint64_t(m.elems_per_vector) + 1;
     const uint64_t threads = uint64_t(m.config.threads);
     uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
     void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};
+    // (Two kernels for one block were measured on the H200 and reverted: 256 threads with the same code, 2^12 f32
+    // in 5.47 us instead of 4.54 us with the launch queued (2026-11-29); 256 threads with 16 predicated loads and
+    // no loop, 2^12 f32 cold in 4.80 us instead of 4.22 (2026-12-01, docs/bench/h200-2026-12-01-tuning.md).)
     RL_CUDA(cudaLaunchKernel(m.kernel, dim3(grid), dim3(m.config.threads), args, 0,
                              static_cast<cudaStream_t>(stream)));
 }

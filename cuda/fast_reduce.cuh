@@ -150,30 +150,6 @@ template <class OpT, int kElems> __device__ typename OpT::Value combine_lanes(co
     return r;
 }
 
-// One block over an input that one round of loads covers: every load issued at once (predicated), no loop, no
-// grid stage, so a small cold input waits on memory once and the kernel is short.
-template <class OpT, class Elem, int kThreads, int kLoads>
-__global__ void __launch_bounds__(kThreads)
-    reduce_one_block(const Elem* __restrict__ in, uint64_t n, typename OpT::Value* __restrict__ out) {
-    using A = typename OpT::Value;
-    using V = Vector<Elem>;
-    const Span<Elem> sp(in, n);
-    A acc[V::kElems];
-#pragma unroll
-    for (int j = 0; j < V::kElems; ++j) acc[j] = OpT::identity();
-    auto fold = [&](int j, A x) { acc[j] = OpT::combine(acc[j], x); };
-    typename V::Raw v[kLoads];
-#pragma unroll
-    for (int u = 0; u < kLoads; ++u)
-        if (threadIdx.x + uint64_t(u) * kThreads < sp.vectors) v[u] = __ldg(sp.vin + threadIdx.x + u * kThreads);
-#pragma unroll
-    for (int u = 0; u < kLoads; ++u)
-        if (threadIdx.x + uint64_t(u) * kThreads < sp.vectors) V::each(v[u], fold);
-    sp.scalars(in, n, threadIdx.x, [&](int j, auto x) { fold(j, A(x)); });
-    const A r = block_reduce<OpT, kThreads>(combine_lanes<OpT, V::kElems>(acc));
-    if (threadIdx.x == 0) *out = r;
-}
-
 // Scratch shared by launches: zero ticket and identity word between launches (the last block resets them).
 template <class A> struct Scratch {
     A word;
