@@ -263,6 +263,7 @@ void MainWindow::refresh() {
     if (numerics_dock_->isVisible()) numerics_->refresh();  // recomputes only when the schedule changed
     const QString title = QString::fromStdString(c_.title());
     setWindowTitle("Reduction Lab classroom — " + title);
+    if (const std::string e = c_.recorded_error(); !e.empty()) statusBar()->showMessage(QString::fromStdString(e));
     if (!c_.pages.empty())
         step_label_->setText(QString("  %1  ").arg(QString::fromStdString(c_.current().title)));
     play_->setText(c_.lab.playing ? "⏸ Pause" : "▶ Play");

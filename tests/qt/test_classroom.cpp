@@ -293,6 +293,8 @@ private slots:
         QVERIFY(w.numerics()->summary()->text().startsWith("No numerics comparison for this schedule"));
     }
 
+    // Skips where a GPU benchmark can run: CTest runs it alone (rlab_qt_classroom_bench_job_without_a_gpu), so it
+    // counts the skip.
     void bench_job_without_a_gpu() {
         // Where no GPU benchmark can run, a started job ends with that one-line reason and no results
         // (the worker thread, progress and take() are exercised all the same).
