@@ -35,6 +35,9 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
     central_->setDocumentMode(true);
     central_->setTabPosition(QTabWidget::South);
     setCentralWidget(central_);
+    // The status bar from the start: created by its first message after the window is shown, it is not laid out
+    // and that message (a step's unreadable recording, a failed export) is not seen.
+    statusBar();
     lessons_ = new LessonPanel(c_);
     form_ = new ScheduleForm(c_);
     narrative_ = new NarrativePanel(c_);
