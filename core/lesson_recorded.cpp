@@ -37,9 +37,7 @@ bool same_schedule(Schedule a, Schedule b) {
 }  // namespace
 
 bool RecordedLesson::any() const {
-    for (const auto& s : steps)
-        if (s) return true;
-    return false;
+    return std::any_of(files.begin(), files.end(), [](const std::string& f) { return !f.empty(); });
 }
 
 std::string RecordedLesson::label() const {
@@ -51,10 +49,10 @@ std::string recorded_dir(const Lesson& l) {
     return (fs::path(l.file).parent_path() / "recorded" / l.name).string();
 }
 
-RecordedLesson load_recorded(const Lesson& l) {
+RecordedLesson find_recorded(const Lesson& l) {
     RecordedLesson r;
     r.dir = recorded_dir(l);
-    r.steps.resize(l.steps.size());
+    r.files.resize(l.steps.size());
     std::error_code ec;
     if (!fs::is_directory(r.dir, ec)) return r;
     if (std::ifstream meta(fs::path(r.dir) / "recorded.txt"); meta) {
@@ -71,27 +69,36 @@ RecordedLesson load_recorded(const Lesson& l) {
         std::string path = step_file(r.dir, k);
         std::error_code exists_ec;
         if (!fs::exists(path, exists_ec)) path += ".gz";  // committed compressed (scripts/gpu-run.sh lessons)
-        if (!fs::exists(path, exists_ec)) {  // a step that runs an earlier step's schedule plays that step's recording (written once)
-            for (size_t j = 0; j < k; ++j)
-                if (r.steps[j] && same_schedule(l.steps[j].schedule, l.steps[k].schedule)) {
-                    r.steps[k] = r.steps[j];
-                    break;
-                }
+        if (fs::exists(path, exists_ec)) {
+            r.files[k] = path;
             continue;
         }
-        try {
-            Trace t = read_trace_file(path);
-            if (!same_schedule(t.schedule, l.steps[k].schedule)) {
-                r.errors.push_back(path + ": recorded for " + describe(t.schedule) + ", but step " + std::to_string(k + 1) +
-                                   " runs " + describe(l.steps[k].schedule) + " (record the lesson again)");
-                continue;
+        // A step that runs an earlier step's schedule plays that step's recording (written once).
+        for (size_t j = 0; j < k; ++j)
+            if (r.has(j) && same_schedule(l.steps[j].schedule, l.steps[k].schedule)) {
+                r.files[k] = r.files[j];
+                break;
             }
-            r.steps[k] = std::move(t);
-        } catch (const std::exception& ex) {
-            r.errors.push_back(path + ": " + ex.what());
-        }
     }
     return r;
+}
+
+RecordedStep read_recorded_step(const Lesson& l, const RecordedLesson& r, size_t k) {
+    RecordedStep out;
+    if (!r.has(k) || k >= l.steps.size()) return out;
+    const std::string& path = r.files[k];
+    const std::string step = "step " + std::to_string(k + 1);
+    try {
+        Trace t = read_trace_file(path);
+        if (same_schedule(t.schedule, l.steps[k].schedule)) out.trace = std::move(t);
+        else
+            out.error = path + ": recorded for " + describe(t.schedule) + ", but " + step + " runs " +
+                        describe(l.steps[k].schedule) + " (record the lesson again)";
+    } catch (const std::exception& ex) {
+        out.error = path + ": " + step + "'s recording does not read: " + ex.what();
+    }
+    std::replace(out.error.begin(), out.error.end(), '\n', ' ');  // one line, whatever the reader said
+    return out;
 }
 
 std::vector<std::string> record_lesson(const Lesson& l, const ScheduleRunner& run, const std::string& dir,

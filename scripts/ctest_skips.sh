@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/ctest_skips.sh CTEST_OUTPUT BUILD_DIR — how many tests CTest skipped and why: the names from CTest's
-# "did not run" list, each with the last line its test printed (the reason it gives before exiting 77).
+# "did not run" list, each with the reason: a Qt Test function's QSKIP line (SKIP   : Class::function() REASON),
+# else the last line its test printed (the reason it gives before exiting 77).
 set -u
 out=$1 build=$2
 log="$build/Testing/Temporary/LastTest.log"
@@ -12,6 +13,7 @@ for name in "${skipped[@]}"; do
         cur == t && /^Output:/ { grab = 1; next }
         cur == t && /^<end of output>/ { grab = 0 }
         grab && NF && !/^-+$/ { last = $0 }
-        END { print last }' "$log")
+        grab && /^SKIP   : / { qskip = $0; sub(/^SKIP   : [^ ]* */, "", qskip) }
+        END { print (qskip != "" ? qskip : last) }' "$log")
     echo "  skipped: $name: ${reason:-no reason printed}"
 done

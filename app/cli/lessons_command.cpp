@@ -166,18 +166,25 @@ int run_lessons(const LessonsArgs& a) {
                 ++lesson_failures;
             }
         });
-        // The recorded GPU traces (lessons/recorded/NAME): each must still satisfy its step's expectations.
-        const RecordedLesson rec = load_recorded(l);
+        // The recorded GPU traces (lessons/recorded/NAME): each must still satisfy its step's expectations. Read
+        // one step at a time and dropped before the next, like the steps themselves.
+        const RecordedLesson rec = find_recorded(l);
         for (const std::string& e : rec.errors) {
             std::cout << e << "\n";
             ++lesson_failures;
         }
         size_t recorded = 0;
-        for (size_t k = 0; k < rec.steps.size(); ++k) {
-            if (!rec.steps[k]) continue;
+        for (size_t k = 0; k < l.steps.size(); ++k) {
+            if (!rec.has(k)) continue;
+            RecordedStep got = read_recorded_step(l, rec, k);
+            if (!got.trace) {  // one line naming the file and the step
+                std::cout << got.error << "\n";
+                ++lesson_failures;
+                continue;
+            }
             ++recorded;
             const PlayedStep p = play_step(l, k, k ? &step_values[k - 1] : nullptr,
-                                           [&](const Schedule&) { return *rec.steps[k]; });
+                                           [&](const Schedule&) { return std::move(*got.trace); });
             for (auto& pr : p.problems) {
                 std::cout << l.file << ":" << l.steps[k].line << ": step " << k + 1 << " (" << rec.label() << "): " << pr << "\n";
                 ++lesson_failures;

@@ -16,6 +16,7 @@
 #include "app/lab/frame.h"
 #include "app/lab/frame_bench.h"
 #include "app/lab/process_clock.h"
+#include "app/lab/sanitized_build.h"
 #include "app/lab/startup.h"
 #include "app/render/offscreen.h"
 #include "app/render/renderer.h"
@@ -124,8 +125,11 @@ int main(int argc, char** argv) {
     if (monkey) {
         std::cout << "reduction-lab: monkey: " << monkey->fed() << " events (" << monkey->counts() << ") over " << frame
                   << " frames; slowest frame " << slowest_ms << " ms (frame " << slowest_frame << ": " << slowest_events << ")\n";
-        if (slowest_ms > 1000) exit_code = fail("monkey: frame " + std::to_string(slowest_frame) + " took " +
-                                                std::to_string(int(slowest_ms)) + " ms (wall and CPU), over a second");
+        // The frame limit is the release build's (CI's default stage runs the same monkey): under ASan, drawn by
+        // llvmpipe on shared cores, frames of several seconds are the sanitizer's cost, not the lab bench's.
+        if (slowest_ms > 1000 && !lab::kSanitizedBuild)
+            exit_code = fail("monkey: frame " + std::to_string(slowest_frame) + " took " + std::to_string(int(slowest_ms)) +
+                             " ms (wall and CPU), over a second");
     }
     desktop.on_exit(window, s);
     renderer.shutdown();

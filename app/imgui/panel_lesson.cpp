@@ -183,9 +183,11 @@ void lesson_panel(LabState& s, const Rect& r) {
     if (ImGui::SmallButton(">")) v.go(s, v.current() + 1);
     ImGui::TextDisabled("at trace step %d: %s", p.cursor_step, p.where.c_str());
     if (v.recorded().any()) {  // wrapped: the device's name is long and the panel narrow
-        const std::string g = v.showing_recorded()            ? "showing the trace " + v.recorded().label()
-                              : v.recorded_trace(v.current()) ? "the emulator's trace; a GPU trace " + v.recorded().label() + " too"
-                                                              : "the emulator's trace (this step was not recorded on a GPU)";
+        const bool unreadable = v.show_recorded && v.recorded_step() == v.current() && !v.recorded_error().empty();
+        const std::string g = v.showing_recorded()          ? "showing the trace " + v.recorded().label()
+                              : unreadable                  ? "the emulator's trace instead: " + v.recorded_error()
+                              : v.has_recorded(v.current()) ? "the emulator's trace; a GPU trace " + v.recorded().label() + " too"
+                                                            : "the emulator's trace (this step was not recorded on a GPU)";
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("G: %s", g.c_str());
         ImGui::PopStyleColor();

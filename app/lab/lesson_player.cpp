@@ -40,7 +40,11 @@ std::string LessonPlayer::open_file(const std::string& path) {
     course_.clear();
     for (const Lesson& x : set.lessons) course_.push_back({x.name, x.title});
     next_ = load_course(dir.empty() ? "." : dir).next(lesson_.name);
-    recorded_ = load_recorded(lesson_);
+    recorded_ = find_recorded(lesson_);
+    rec_k_.reset();
+    rec_trace_.reset();
+    rec_error_.clear();
+    rec_reads_ = 0;
     shown_recorded_ = false;
     return {};
 }
@@ -72,6 +76,23 @@ const PlayedStep& LessonPlayer::played(size_t k) {
     }
     held_.push_back({k, std::move(p)});
     return held_.back().step;
+}
+
+const Trace* LessonPlayer::recorded_trace(size_t k) {
+    if (!recorded_.has(k)) return nullptr;
+    // A step playing an earlier step's recording (the same schedule, one file) keeps the trace already read.
+    const bool same_file = rec_k_ && rec_trace_ && recorded_.files[*rec_k_] == recorded_.files[k];
+    if (same_file) rec_k_ = k;
+    if (rec_k_ != k) {
+        rec_trace_.reset();  // the one held before goes first: one recorded trace in memory, not two
+        rec_error_.clear();
+        RecordedStep r = read_recorded_step(lesson_, recorded_, k);
+        ++rec_reads_;
+        rec_k_ = k;
+        rec_trace_ = std::move(r.trace);
+        rec_error_ = std::move(r.error);
+    }
+    return rec_trace_ ? &*rec_trace_ : nullptr;
 }
 
 const PlayedStep& LessonPlayer::step() const {

@@ -52,11 +52,20 @@ public:
     const std::string& next_lesson() const { return next_; }
 
     // Recorded GPU traces (lessons/recorded/NAME): shown instead of the emulator's when show_recorded is on and
-    // the step has one; label() says where and when ("recorded on NVIDIA H200, 2026-12-01").
+    // the step has one; label() says where and when ("recorded on NVIDIA H200, 2026-12-01"). Opening a lesson
+    // reads none of them: recorded() is the index of which steps have one.
     const RecordedLesson& recorded() const { return recorded_; }
-    const Trace* recorded_trace(size_t k) const {
-        return k < recorded_.steps.size() && recorded_.steps[k] ? &*recorded_.steps[k] : nullptr;
-    }
+    bool has_recorded(size_t k) const { return recorded_.has(k); }
+    // Step k's recorded trace, read now unless it is the one held; the one held before is dropped first, so at
+    // most kHeldRecorded are held. nullptr when the step has none or its file does not read (recorded_error()).
+    const Trace* recorded_trace(size_t k);
+    // Why the last recording read (that of recorded_step()) is not shown, in one line naming the file and the
+    // step; empty when it read.
+    const std::string& recorded_error() const { return rec_error_; }
+    std::optional<size_t> recorded_step() const { return rec_k_; }
+    size_t recorded_held() const { return rec_trace_ ? 1 : 0; }
+    size_t recorded_reads() const { return rec_reads_; }  // files read since the lesson opened
+    static constexpr size_t kHeldRecorded = 1;
     bool show_recorded = false;
     bool showing_recorded() const { return shown_recorded_; }  // the lab shows a recorded trace now
 
@@ -80,6 +89,10 @@ private:
     std::vector<Entry> course_;
     std::string next_;
     RecordedLesson recorded_;
+    std::optional<size_t> rec_k_;      // the step whose recording was read last (held in rec_trace_ when it read)
+    std::optional<Trace> rec_trace_;
+    std::string rec_error_;
+    size_t rec_reads_ = 0;
     bool shown_recorded_ = false;
     PlayedStep play(size_t k);
 };

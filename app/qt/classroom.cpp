@@ -173,6 +173,7 @@ void Classroom::go(int p) {
         const PlayedStep& ps = lab.lesson.step();
         fill_page(page, ps);
         const Trace* rec = lab.lesson.show_recorded ? lab.lesson.recorded_trace(size_t(page)) : nullptr;
+        shown_recorded_ = rec != nullptr;
         if (rec) {  // the GPU's trace of this step (lessons/recorded), labelled in the title
             lab.trace = *rec;
             lab.schedule = rec->schedule;
@@ -203,10 +204,16 @@ int Classroom::next_hazard_page() {
 }
 
 std::string Classroom::title() const {
-    if (!lesson.empty() && lab.lesson.show_recorded && lab.lesson.recorded_trace(size_t(page)))
+    if (!lesson.empty() && shown_recorded_)
         return lesson + ": " + lesson_title + " (GPU trace " + lab.lesson.recorded().label() + ")";
     if (!lesson.empty()) return lesson + ": " + lesson_title;
     return describe(lab.schedule);
+}
+
+std::string Classroom::recorded_error() const {
+    const auto& p = lab.lesson;
+    const bool tried = !lesson.empty() && p.show_recorded && !shown_recorded_ && p.recorded_step() == size_t(page);
+    return tried ? p.recorded_error() : std::string();
 }
 
 void Classroom::scan_lessons() {

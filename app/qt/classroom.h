@@ -56,11 +56,15 @@ public:
     // Page whose step is the next hazard after the current one, or -1.
     int next_hazard_page();
     std::string title() const;        // "eight-threads: ..." or the schedule in one line
+    // Why the step's recorded GPU trace is not shown although G asks for it (its file does not read), one line;
+    // empty otherwise.
+    std::string recorded_error() const;
 
 private:
     void adopt_lesson();               // a page per step of the lesson the player just opened, written when shown
     void fill_page(int k, const PlayedStep& ps);
     int shown_trace_ = -1;             // the trace_index whose trace the lab holds (-1: none, or a recorded trace)
+    bool shown_recorded_ = false;      // the lab holds the step's recorded GPU trace (lessons/recorded)
     void make_schedule_pages();
     bool adopt_run(bool ok);           // after lab.rerun() or lab.load_trace(): pages per step
 };

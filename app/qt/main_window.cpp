@@ -35,6 +35,9 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
     central_->setDocumentMode(true);
     central_->setTabPosition(QTabWidget::South);
     setCentralWidget(central_);
+    // The status bar from the start: created by its first message after the window is shown, it is not laid out
+    // and that message (a step's unreadable recording, a failed export) is not seen.
+    statusBar();
     lessons_ = new LessonPanel(c_);
     form_ = new ScheduleForm(c_);
     narrative_ = new NarrativePanel(c_);
@@ -263,6 +266,7 @@ void MainWindow::refresh() {
     if (numerics_dock_->isVisible()) numerics_->refresh();  // recomputes only when the schedule changed
     const QString title = QString::fromStdString(c_.title());
     setWindowTitle("Reduction Lab classroom — " + title);
+    if (const std::string e = c_.recorded_error(); !e.empty()) statusBar()->showMessage(QString::fromStdString(e));
     if (!c_.pages.empty())
         step_label_->setText(QString("  %1  ").arg(QString::fromStdString(c_.current().title)));
     play_->setText(c_.lab.playing ? "⏸ Pause" : "▶ Play");

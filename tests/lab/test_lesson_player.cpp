@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include "app/lab/startup.h"
 #include "core/course.h"
 
@@ -189,12 +190,74 @@ text = "not recorded"
     p.go(s, 1);  // not recorded: the emulator's trace again
     CHECK_FALSE(p.showing_recorded());
     CHECK(s.trace.device.find("H200") == std::string::npos);
-    // A recording for another schedule (the lesson changed since) is refused, naming the file.
+    // A recording for another schedule (the lesson changed since) is refused when its step plays, naming the file.
     fs::copy_file(dir / "recorded" / "on-gpu" / "step-1.json", dir / "recorded" / "on-gpu" / "step-2.json");
     REQUIRE(p.open("on-gpu") == "");
+    CHECK(p.recorded().errors.empty());
     CHECK(p.recorded_trace(1) == nullptr);
-    REQUIRE(p.recorded().errors.size() == 1);
-    CHECK(p.recorded().errors.front().find("step-2.json: recorded for") != std::string::npos);
+    CHECK(p.recorded_error().find("step-2.json: recorded for") != std::string::npos);
+}
+
+TEST_CASE("lesson player: recorded GPU traces are read one step at a time, one held, a bad file named at its step") {
+    // Twelve steps of one schedule, each with its own recording (the H200's eight-thread trace, each copy naming its
+    // step in the device string, so the trace shown can only have come from that step's file); step 7's is broken.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(RLAB_TEST_TMP) / "lessons-recorded-lazy";
+    fs::remove_all(dir);
+    const fs::path rec = dir / "recorded" / "many";
+    fs::create_directories(rec);
+    constexpr size_t kSteps = 12, kBad = 6;
+    std::string lesson = "title = \"many recorded steps\"\n[schedule]\nn = 8\nblock = 8\ntype = \"f32\"\ninput = \"iota\"\n";
+    for (size_t k = 0; k < kSteps; ++k) lesson += "[[step]]\nat = \"end\"\ntext = \"step " + std::to_string(k + 1) + "\"\n";
+    std::ofstream(dir / "many.toml") << lesson;
+    std::ifstream in(std::string(RLAB_SOURCE_DIR) + "/docs/gpu/traces/gpu-trace-eight.json");
+    const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string device = "NVIDIA H200 (driver 13.0, CUDA runtime 13.0)";
+    REQUIRE(json.find(device) != std::string::npos);
+    for (size_t k = 0; k < kSteps; ++k) {
+        std::string mine = json;
+        mine.replace(mine.find(device), device.size(), "NVIDIA H200 recording #" + std::to_string(k + 1));
+        if (k == kBad) mine = mine.substr(0, mine.size() / 2);  // cut in the middle of the events
+        std::ofstream(rec / ("step-" + std::to_string(k + 1) + ".json")) << mine;
+    }
+    std::ofstream(rec / "recorded.txt") << "device: NVIDIA H200\ndate: 2026-12-01T10:00Z\n";
+    LessonsDir env(dir.string());
+    LabState s;
+    start_on(s, "many");  // opening reads no recording, so the broken one does not stop the lesson
+    LessonPlayer& p = s.lesson;
+    CHECK(p.recorded().errors.empty());
+    CHECK(p.recorded().any());
+    CHECK(p.recorded_reads() == 0);
+    CHECK(p.recorded_held() == 0);
+    p.show_recorded = true;
+    size_t reads = 0;
+    for (size_t k = 0; k < kSteps; ++k) {
+        CAPTURE(k);
+        p.go(s, k);
+        ++reads;
+        CHECK(p.recorded_reads() == reads);  // read when shown, once
+        CHECK(p.recorded_step() == k);
+        CHECK(p.recorded_held() <= LessonPlayer::kHeldRecorded);
+        if (k == kBad) {  // one line naming the file and the step; the emulator's trace is shown instead
+            CHECK(p.recorded_held() == 0);
+            CHECK_FALSE(p.showing_recorded());
+            const std::string& e = p.recorded_error();
+            CHECK(e.find("step-7.json: step 7") != std::string::npos);
+            CHECK(e.find('\n') == std::string::npos);
+            CHECK(s.trace.device.find("H200") == std::string::npos);
+            CHECK(s.trace.events.size() > 0);
+        } else {
+            CHECK(p.recorded_error().empty());
+            CHECK(p.showing_recorded());
+            CHECK(s.trace.device == "NVIDIA H200 recording #" + std::to_string(k + 1));
+        }
+    }
+    p.go(s, 11);  // the step held: not read again
+    CHECK(p.recorded_reads() == reads);
+    p.go(s, 2);   // a step shown before was dropped: read again
+    CHECK(p.recorded_reads() == reads + 1);
+    CHECK(s.trace.device == "NVIDIA H200 recording #3");
+    CHECK(p.recorded_held() == 1);
 }
 
 TEST_CASE("lesson player: one step at a time, at most two steps held, the text as if every step were played") {

@@ -84,6 +84,15 @@ expect 0 "import reads a gzip-compressed trace" -- "$RLAB" import "$tmp/r/record
 head -c 300 "$tmp/r/recorded/eight-threads/step-1.json.gz" >"$tmp/cut.json.gz"
 expect 2 "a truncated gzip trace is an error" -- "$RLAB" import "$tmp/cut.json.gz"
 contains err "cut.json.gz" "the file named"
+# Recordings are read one step at a time when their step is checked: a broken one is one line naming the file and
+# the step, and the other steps' recordings are still checked.
+head -c 400 "$tmp/r/recorded/eight-threads/step-6.json" >"$tmp/cut6.json"
+cp "$tmp/r/recorded/eight-threads/step-6.json" "$tmp/good6.json"
+mv "$tmp/cut6.json" "$tmp/r/recorded/eight-threads/step-6.json"
+expect 1 "a recording that does not read fails the check" -- "$RLAB" lessons --dir "$tmp/r" --check
+contains out "step-6.json: step 6's recording does not read: " "names the file and the step"
+contains out "6 step(s) recorded on CPU SIMT emulator" "the other steps' recordings still checked"
+mv "$tmp/good6.json" "$tmp/r/recorded/eight-threads/step-6.json"
 python3 - "$tmp/r/recorded/eight-threads/step-2.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); d["schedule"]["seed"] = 99; json.dump(d, open(sys.argv[1], "w"))

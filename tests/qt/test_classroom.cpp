@@ -20,7 +20,10 @@
 #include <QPushButton>
 #include <QValueAxis>
 #include <QXYSeries>
+#include <QStatusBar>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include "app/qt/exporter.h"
 #include "app/qt/main_window.h"
 #include <QListWidget>
@@ -293,6 +296,8 @@ private slots:
         QVERIFY(w.numerics()->summary()->text().startsWith("No numerics comparison for this schedule"));
     }
 
+    // Skips where a GPU benchmark can run: CTest runs it alone (rlab_qt_classroom_bench_job_without_a_gpu), so it
+    // counts the skip.
     void bench_job_without_a_gpu() {
         // Where no GPU benchmark can run, a started job ends with that one-line reason and no results
         // (the worker thread, progress and take() are exercised all the same).
@@ -434,6 +439,44 @@ private slots:
     }
 
     // File > Open trace and --trace FILE: a saved trace, one page per step; a bad file is one line.
+    void recorded_traces_one_step_at_a_time() {
+        // A two-step lesson recorded on the H200 (docs/gpu/traces), step 2's file broken: the lesson opens, G shows
+        // step 1's GPU trace (read then, the only one held), and step 2 names its file in the status bar at step 2.
+        namespace fs = std::filesystem;
+        const fs::path dir = fs::path(RLAB_TEST_TMP) / "qt-recorded";
+        fs::remove_all(dir);
+        fs::create_directories(dir / "recorded" / "two");
+        std::ofstream(dir / "two.toml") << "title = \"two recorded steps\"\n[schedule]\nn = 8\nblock = 8\ntype = \"f32\"\n"
+                                           "input = \"iota\"\n[[step]]\nat = \"end\"\ntext = \"one\"\n[[step]]\nat = \"end\"\ntext = \"two\"\n";
+        fs::copy_file(std::string(RLAB_SOURCE_DIR) + "/docs/gpu/traces/gpu-trace-eight.json", dir / "recorded" / "two" / "step-1.json");
+        std::ofstream(dir / "recorded" / "two" / "step-2.json") << "{\"version\": 1, \"events\": [";
+        std::ofstream(dir / "recorded" / "two" / "recorded.txt") << "device: NVIDIA H200\ndate: 2026-12-01T10:00Z\n";
+        qt::Classroom c;
+        QCOMPARE(c.open_lesson_file((dir / "two.toml").string()), std::string());
+        QCOMPARE(c.lab.lesson.recorded_reads(), size_t(0));
+        qt::MainWindow w(c);
+        w.resize(1400, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::setActiveWindow(&w);  // shortcuts go to the active window
+        QTest::keyClick(&w, Qt::Key_G);
+        QVERIFY(c.lab.trace.device.find("H200") != std::string::npos);
+        QVERIFY(w.windowTitle().contains("GPU trace recorded on NVIDIA H200, 2026-12-01"));
+        QCOMPARE(c.lab.lesson.recorded_held(), size_t(1));
+        c.go(1);
+        w.refresh();
+        QCOMPARE(c.lab.lesson.recorded_reads(), size_t(2));
+        QCOMPARE(c.lab.lesson.recorded_held(), size_t(0));
+        QVERIFY(c.lab.trace.device.find("H200") == std::string::npos);  // the emulator's trace instead
+        QVERIFY(!w.windowTitle().contains("GPU trace"));
+        const QString msg = w.statusBar()->currentMessage();
+        QVERIFY2(msg.contains("step-2.json: step 2's recording does not read: "), qPrintable(msg));
+        QVERIFY(!msg.contains('\n'));
+        QTest::qWait(100);
+        QCOMPARE(w.statusBar()->currentMessage(), msg);  // still there once the window has drawn
+        QVERIFY(w.statusBar()->grab().save(QString(RLAB_TEST_TMP) + "/recorded-step-error-status.png"));
+    }
+
     void opens_trace_files() {
         Schedule s;
         s.n = 40;
