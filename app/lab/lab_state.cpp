@@ -67,6 +67,7 @@ bool LabState::open_kernel(const student::KernelRequest& request) {
         return false;
     }
     kernel->open(request);
+    kernel_editor.load(request.file);
     return true;
 }
 
@@ -89,6 +90,7 @@ bool LabState::take_kernel_run() {
         line_marks.clear();
         error = kernel->status();
     }
+    kernel_editor.file_read(kernel->file(), kernel->text);  // a change on disk reaches an unedited buffer
     return true;
 }
 
