@@ -12,21 +12,16 @@
 #include <iterator>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "app/lab/lab_state.h"
+#include "core/file_io.h"
 
 using namespace rl;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string read(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string read(const fs::path& p) { return read_text_file(p.string(), "test kernel", 1u << 20); }
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary | std::ios::trunc) << text; }
 
@@ -158,7 +153,7 @@ TEST_CASE("kernel editor: a folder that cannot be written gives one line and kee
     CHECK(shuffles(b.s.trace) == 64 * 4);
 }
 
-TEST_CASE("kernel editor: a syntax error comes back with its line, the text kept; the fix gives a trace") {
+TEST_CASE("kernel editor: a syntax error comes back with its line, the text kept, and the fix gives a trace") {
     Bench b("kernel_editor_syntax");
     lab::KernelEditor& ed = b.s.kernel_editor;
     const size_t events = b.s.trace.events.size();

@@ -49,6 +49,27 @@ void select_in(QPlainTextEdit* ed, const QString& what) {
     ed->setTextCursor(cur);
 }
 
+// The student's file in the test's folder, holding `text`.
+QString student_file(const char* name, const QByteArray& text) {
+    const QString path = QString(RLAB_TEST_TMP) + "/" + name;
+    write(path, text);
+    return path;
+}
+
+// The sizes the kernel opens with: n 40 in blocks of 64 threads.
+bool open_sizes(qt::Classroom& c) {
+    Schedule sizes;
+    sizes.n = 40;
+    sizes.block = 64;
+    return c.open_schedule(sizes);
+}
+
+bool show(qt::MainWindow& w) {
+    w.resize(1500, 850);
+    w.show();
+    return QTest::qWaitForWindowExposed(&w);
+}
+
 int line_containing(const QByteArray& text, const char* what) {
     const QList<QByteArray> lines = text.split('\n');
     for (int i = 0; i < lines.size(); ++i)
@@ -64,19 +85,13 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void opens_a_kernel_reruns_on_save_and_shows_compile_errors() {
-        const QString path = QString(RLAB_TEST_TMP) + "/student_warp_sum.cu";
         const QByteArray kGood = good_kernel();
         QVERIFY(kGood.contains("RL_KERNEL"));
-        write(path, kGood);
+        const QString path = student_file("student_warp_sum.cu", kGood);
         qt::Classroom c;
-        Schedule sizes;
-        sizes.n = 40;
-        sizes.block = 64;
-        QVERIFY(c.open_schedule(sizes));
+        QVERIFY(open_sizes(c));
         qt::MainWindow w(c);
-        w.resize(1500, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(show(w));
 
         // Open: the trace of the student's file, its text in the source dock.
         QCOMPARE(w.open_kernel_file(path), QString());
@@ -136,18 +151,12 @@ private slots:
     // one-key shortcuts), Ctrl+S writes the text and runs it once, Ctrl+E shows the lit view of the new trace; a
     // syntax error is listed and lit with its line while the editor keeps the text, and the fix gives a trace.
     void edits_the_kernel_in_the_source_dock() {
-        const QString path = QString(RLAB_TEST_TMP) + "/student_edit_sum.cu";
         const QByteArray kGood = good_kernel();
-        write(path, kGood);
+        const QString path = student_file("student_edit_sum.cu", kGood);
         qt::Classroom c;
-        Schedule sizes;
-        sizes.n = 40;
-        sizes.block = 64;
-        QVERIFY(c.open_schedule(sizes));
+        QVERIFY(open_sizes(c));
         qt::MainWindow w(c);
-        w.resize(1500, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(show(w));
         QCOMPARE(w.open_kernel_file(path), QString());
         QTRY_VERIFY_WITH_TIMEOUT(c.lab.trace.kernel_file == path.toStdString() && !c.lab.kernel->running(), kWait);
         QCOMPARE(shuffles(c.lab.trace), size_t(64 * 5));
