@@ -3,7 +3,9 @@
 // the editor's message (a failed save, the file changed on disk). The buffer and the save are app/lab/kernel_editor's.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
+#include <cstring>
 #include <string>
 
 #include "app/imgui/panels.h"
@@ -26,6 +28,26 @@ int grow(ImGuiInputTextCallbackData* d) {
         d->Buf = text->data();
     }
     return 0;
+}
+
+// The compile error's line lit in the field, as the read-only view lights it: a translucent band drawn over the
+// field's own text (the field is a child window: its scroll and draw list are ImGui's internals, read here only).
+void light_error_line(const KernelSession& k, const SourceColors& sc) {
+    if (k.error.empty() || k.error_line <= 0) return;
+    const ImGuiContext& g = *GImGui;
+    const ImGuiWindow* parent = g.CurrentWindow;
+    ImGuiWindow* field = nullptr;
+    for (ImGuiWindow* w : g.Windows)
+        if (w->ParentWindow == parent && w->LastFrameActive == g.FrameCount && std::strstr(w->Name, "##kernel-edit")) field = w;
+    if (!field) return;
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const float line_h = ImGui::GetFontSize();
+    const float y = a.y + ImGui::GetStyle().FramePadding.y + float(k.error_line - 1) * line_h - field->Scroll.y;
+    if (y + line_h < a.y || y > b.y) return;
+    const uint32_t c = sc.error_line;
+    field->DrawList->PushClipRect(a, b, true);
+    field->DrawList->AddRectFilled(ImVec2(a.x, y), ImVec2(b.x, y + line_h), IM_COL32((c >> 16) & 255, (c >> 8) & 255, c & 255, 110));
+    field->DrawList->PopClipRect();
 }
 
 }  // namespace
@@ -81,6 +103,7 @@ void kernel_editor_field(LabState& s) {
     ImGui::InputTextMultiline("##kernel-edit", ed.buffer.data(), ed.buffer.capacity() + 1, ImVec2(-1, -1),
                               ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_AllowTabInput, grow, &ed.buffer);
     const bool typing = ImGui::IsItemActive();
+    light_error_line(*s.kernel, sc);
     ImGui::PopID();
     if (source_font()) ImGui::PopFont();
     ImGui::PopStyleColor(2);
