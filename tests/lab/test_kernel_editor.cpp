@@ -12,8 +12,11 @@
 #include <iterator>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "app/lab/lab_state.h"
+#include "app/lab/options.h"
+#include "app/lab/startup.h"
 #include "core/file_io.h"
 
 using namespace rl;
@@ -209,4 +212,27 @@ TEST_CASE("kernel editor: a change on disk reloads an unedited buffer and spares
     CHECK(ed.buffer == b.kernel);
     CHECK(!ed.modified());
     CHECK(ed.notice.empty());
+}
+
+TEST_CASE("--edit: the editor open at start with --kernel; refused without one") {
+    const fs::path file = fs::path(RLAB_TEST_TMP) / "kernel_editor_option.cu";
+    const std::string kernel = read(std::string(RLAB_SOURCE_DIR) + "/tests/support/warp_sum.cu");
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << kernel;
+    const std::string path = file.string();
+    std::ostringstream out, err;
+    lab::Options o;
+    {
+        const char* argv[] = {"reduction-lab", "--edit", "--n", "40"};
+        CHECK(lab::parse_options(lab::FrontEnd::LabBench, 4, argv, o, out, err) == 2);
+        CHECK(err.str().find("--edit") != std::string::npos);
+        CHECK(err.str().find("--kernel") != std::string::npos);
+    }
+    o = lab::Options{};
+    const char* argv[] = {"reduction-lab", "--kernel", path.c_str(), "--n", "40", "--block", "64", "--backend", "cpu", "--edit"};
+    REQUIRE(lab::parse_options(lab::FrontEnd::LabBench, 10, argv, o, out, err) == -1);
+    lab::LabState s;
+    REQUIRE(lab::start_lab_bench(s, o).empty());
+    CHECK(s.kernel_editor.editing);
+    CHECK(s.kernel_editor.file() == path);
+    CHECK(s.kernel_editor.buffer == kernel);
 }
