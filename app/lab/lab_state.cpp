@@ -66,6 +66,10 @@ bool LabState::open_kernel(const student::KernelRequest& request) {
         error = "no kernel file given";
         return false;
     }
+    if (kernel_editor.modified()) {  // never drop a student's typing unasked (the classroom asks first, then reverts)
+        error = kernel_editor.file() + " has edits that are not saved: Save and run (Ctrl+S) or Revert them first";
+        return false;
+    }
     kernel->open(request);
     kernel_editor.load(request.file);
     return true;

@@ -83,7 +83,7 @@ struct LabState {
     // Shows a trace saved by `rlab trace --format json`; on a bad file keeps the old trace and sets `error`.
     bool load_trace(const std::string& path);
     // Opens a student's kernel file and starts its run (the trace arrives through take_kernel_run). On a bad
-    // request keeps everything and sets `error`.
+    // request, or while the kernel editor holds unsaved edits, keeps everything and sets `error`.
     bool open_kernel(const student::KernelRequest& request);
     // Once the kernel's run finished: its trace is shown (true), or its diagnostics are kept and the source panel
     // shows the file that did not compile, the last trace staying in the canvas (true). False: nothing new.

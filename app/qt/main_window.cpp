@@ -94,6 +94,7 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
         refresh();
     });
     connect(lessons_, &LessonPanel::exerciseChosen, this, [this](const QString& name) {
+        if (!source_->settle_edits("opening the exercise")) return;
         for (const Exercise& ex : lab::lesson_exercises(c_.lab.lesson.lesson())) {
             if (ex.name != name.toStdString()) continue;
             QString err;
@@ -197,6 +198,7 @@ void MainWindow::build_actions() {
 
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("Open &kernel…", QKeySequence::Open, this, [this] {
+        if (!source_->settle_edits("opening another kernel")) return;
         const QString path = QFileDialog::getOpenFileName(this, "Open kernel", QString(), "CUDA kernels (*.cu *.cuh);;All files (*)");
         if (path.isEmpty()) return;
         const QString err = open_kernel_file(path);
@@ -575,6 +577,7 @@ void MainWindow::keyPressEvent(QKeyEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!source_->settle_edits("closing the classroom")) return e->ignore();  // Cancel: the edits stay open
     save_settings();
     QMainWindow::closeEvent(e);
 }

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -194,6 +195,24 @@ void SourcePanel::revert() {
     c_.lab.kernel_editor.revert();
     refresh();
     emit editChanged();
+}
+
+bool SourcePanel::settle_edits(const QString& doing) {
+    lab::KernelEditor& ed = c_.lab.kernel_editor;
+    if (!ed.modified()) return true;
+    const auto answer = QMessageBox::question(
+        this, "Unsaved kernel", QString("%1 has edits that are not saved. Save them before %2?").arg(QString::fromStdString(ed.file()), doing),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) {
+        ed.revert();  // the file as it is on disk: opening another kernel or closing loses nothing now
+        refresh();
+        return true;
+    }
+    if (ed.save(*c_.lab.kernel)) return true;
+    QMessageBox::warning(this, "Unsaved kernel", QString::fromStdString(ed.error));  // the edits stay in the editor
+    refresh();
+    return false;
 }
 
 void SourcePanel::show_line(int line) {

@@ -62,6 +62,9 @@ public:
     QPlainTextEdit* editor() const { return editor_; }
     QLabel* edit_message() const { return message_; }
     QString title() const;                // the dock's title: the file, " *" while the editor holds unsaved edits
+    // Before the edits would be lost (another kernel opened, the window closed): asks Save, Discard or Cancel when
+    // the editor holds unsaved edits. True: go on.
+    bool settle_edits(const QString& doing);
 signals:
     void lineClicked(int line);
     void diffToggled(bool on);

@@ -208,10 +208,18 @@ TEST_CASE("kernel editor: a change on disk reloads an unedited buffer and spares
     CHECK(ed.modified());
     CHECK(ed.notice.find(b.file.string() + " changed on disk") == 0);
     CHECK(shuffles(b.s.trace) == 64 * 5);  // the canvas shows the file as it is on disk
+    // Opening a kernel (this one again, or another) would drop the edits: refused with one line until they are
+    // saved or reverted.
+    const student::KernelRequest again = b.s.kernel->request();
+    CHECK(!b.s.open_kernel(again));
+    CHECK(b.s.error.find(b.file.string() + " has edits that are not saved") == 0);
+    CHECK(ed.buffer == mine);
     ed.revert();
     CHECK(ed.buffer == b.kernel);
     CHECK(!ed.modified());
     CHECK(ed.notice.empty());
+    CHECK(b.s.open_kernel(again));
+    b.finish();
 }
 
 TEST_CASE("--edit: the editor open at start with --kernel; refused without one") {

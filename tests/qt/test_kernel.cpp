@@ -2,14 +2,18 @@
 // the source dock (each shuffle line holding exactly the warp's shuffles), a save re-runs it while the last trace stays
 // shown ("running…"), and a compile error is listed with file and line and lit in the source dock. Expectations are
 // counted from the kernel text and the sizes here, not from the panel's model.
+#include <QAbstractButton>
+#include <QApplication>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
-#include <QTextBlock>
 #include <QTest>
+#include <QTextBlock>
+#include <QTimer>
 #include "app/lab/source_view.h"
 #include "app/qt/main_window.h"
 
@@ -54,6 +58,18 @@ QString student_file(const char* name, const QByteArray& text) {
     const QString path = QString(RLAB_TEST_TMP) + "/" + name;
     write(path, text);
     return path;
+}
+
+// Clicks `button` of the question box once it is up (it runs its own event loop).
+void answer_question(QMessageBox::StandardButton button) {
+    auto* poll = new QTimer;
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, button] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box) return;
+        poll->deleteLater();
+        box->button(button)->click();
+    });
+    poll->start(20);
 }
 
 // The sizes the kernel opens with: n 40 in blocks of 64 threads.
@@ -226,9 +242,23 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && c.lab.kernel->error.empty() && shuffles(c.lab.trace) == size_t(64 * 4), kWait);
         QVERIFY(ed->extraSelections().isEmpty());
         QVERIFY(c.lab.trace.hazards.empty());
+        QVERIFY(!w.source_dock()->windowTitle().contains("*"));
         double first16 = 0;  // offsets 8 .. 1: lane 0 of each warp adds lanes 0-15, from the inputs the trace recorded
         for (size_t i = 0; i < c.lab.trace.inputs.size(); ++i) first16 += i % 32 < 16 ? c.lab.trace.inputs[i] : 0.0;
         QCOMPARE(numeric_value(c.lab.trace.schedule.op, c.lab.trace.schedule.type, c.lab.trace.result_value), first16);
+
+        // Unsaved edits when the window closes: Cancel keeps the window and the edits, Save writes them.
+        select_in(ed, "offset = 8;");
+        QTest::keyClicks(ed, "offset = 16;");
+        QVERIFY(c.lab.kernel_editor.modified());
+        answer_question(QMessageBox::Cancel);
+        QVERIFY(!w.close());
+        QVERIFY(w.isVisible());
+        QCOMPARE(ed->toPlainText().toUtf8(), kGood);
+        QVERIFY(read(path) != kGood);
+        answer_question(QMessageBox::Save);
+        QVERIFY(w.close());
+        QCOMPARE(read(path), kGood);
     }
 };
 
