@@ -34,6 +34,9 @@ void handle_shortcuts(LabState& s) {
         s.view_fitted = false;
     }
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) focus_kernel_path();  // Open kernel: the path field
+    if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_E, false)) toggle_kernel_editor(s);  // the kernel's editor, in and out
+    if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_S, false) && s.kernel_editor.editing && s.kernel->active())
+        s.kernel_editor.save(*s.kernel);  // the editor without focus (inside it, panel_kernel_edit.cpp reads the key)
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_0)) {
         s.font_scale = 1.0f;
         s.font_dirty = true;

@@ -23,7 +23,8 @@ void details_panel(LabState& s, const Rect& r) {
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TextWrapped("Keys: space play/pause, arrows step, Home/End, H next hazard, F fit, wheel zoom, drag pan, "
-                           "Ctrl +/- text size, S source, D bug diff, Esc clear, F1 help.");
+                           "Ctrl +/- text size, S source, D bug diff, Esc clear, F1 help.%s",
+                           s.kernel->active() ? " Your kernel: Ctrl+E edit, Ctrl+S save and run." : "");
         ImGui::PopStyleColor();
         ImGui::End();
         return;

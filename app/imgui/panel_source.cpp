@@ -54,8 +54,13 @@ ImFont* add_source_font(float font_scale) {
 }
 
 void source_panel(LabState& s, const Rect& r) {
-    const std::string title = (s.kernel->active() ? s.kernel->file() + " (S hides)" : std::string("CUDA source of this schedule (S hides)")) + "##source";
+    const std::string file = s.kernel_editor.file() == s.kernel->file() ? s.kernel_editor.title() : s.kernel->file();
+    const std::string title = (s.kernel->active() ? file + " (S hides)" : std::string("CUDA source of this schedule (S hides)")) + "##source";
     if (!begin_fixed(title.c_str(), r, ImGuiWindowFlags_NoScrollbar)) return ImGui::End();
+    if (kernel_edit_bar(s)) {  // a student's kernel in edit mode: the editor instead of the lit lines
+        kernel_editor_field(s);
+        return ImGui::End();
+    }
     const bool bug = has_bug_diff(s);
     if (bug) {
         ImGui::Checkbox("diff against the clean kernel (D)", &s.source_diff);

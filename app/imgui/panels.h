@@ -28,6 +28,11 @@ ImFont* add_source_font(float font_scale);
 void kernel_panel(LabState& s, const Rect& r);
 void kernel_opener(LabState& s);
 void focus_kernel_path();
+// Editing the student's kernel in the source panel (panel_kernel_edit.cpp): the Edit toggle and, in edit mode, Save
+// and run and Revert (true: in edit mode, the field follows); the field itself fills the rest of the panel.
+bool kernel_edit_bar(LabState& s);
+void kernel_editor_field(LabState& s);
+void toggle_kernel_editor(LabState& s);  // Ctrl+E: in and out of edit mode (shows the source panel)
 // Keys that work everywhere unless a text field has focus: space, arrows, Home/End, H, F, T, N, S, D, Ctrl +/-, and
 // Page Down / Page Up between a lesson's steps.
 void handle_shortcuts(LabState& s);

@@ -55,16 +55,17 @@ void KernelSession::close() {
     error_line = 0;
 }
 
-std::filesystem::file_time_type KernelSession::mtime() const {
-    std::error_code ec;
+KernelSession::Stamp KernelSession::stamp() const {
+    std::error_code ec, ec_size;
     const auto t = std::filesystem::last_write_time(request_.file, ec);
-    return ec ? std::filesystem::file_time_type{} : t;
+    const uintmax_t size = std::filesystem::file_size(request_.file, ec_size);
+    return ec ? Stamp{} : Stamp{t, ec_size ? 0 : size};
 }
 
 void KernelSession::start() {
     if (!active()) return;
     std::lock_guard lock(m_);
-    seen_ = mtime();
+    seen_ = stamp();
     if (busy_) {
         again_ = true;
         return;
@@ -86,6 +87,7 @@ void KernelSession::launch_locked() {
                 run.request_error = one_line(e.what());
             }
             std::lock_guard lock(m_);
+            ++runs_;
             done_ = std::move(run);
             if (!again_) break;
             again_ = false;   // a save came while this ran: run the file again, as it is now
@@ -104,13 +106,18 @@ bool KernelSession::running() const {
 
 bool KernelSession::poll_file() {
     if (!active()) return false;
-    const auto t = mtime();
+    const Stamp t = stamp();
     {
         std::lock_guard lock(m_);
         if (t == seen_) return false;
     }
     start();
     return true;
+}
+
+size_t KernelSession::runs_done() const {
+    std::lock_guard lock(m_);
+    return runs_;
 }
 
 std::optional<KernelRun> KernelSession::take() {

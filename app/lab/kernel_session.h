@@ -37,8 +37,11 @@ public:
     // Starts a run of the file as it is now. While one runs, the new one starts when it ends (saves come in bursts).
     void start();
     bool running() const;
-    // Polls the file's modification time (the lab bench, about twice a second); starts a run when it changed.
+    // Polls the file's modification time and size (the lab bench, about twice a second; the classroom on its
+    // watcher's signal); starts a run when they changed since the last start, so a save that started its own run
+    // (KernelEditor::save) is not run twice.
     bool poll_file();
+    size_t runs_done() const;      // runs finished since construction (tests: a save runs once)
     // Once a run finished: its result (each result is taken once).
     std::optional<KernelRun> take();
     void wait();                   // until no run is in flight (startup, tests)
@@ -53,15 +56,21 @@ public:
 
 private:
     void launch_locked();          // m_ held
-    std::filesystem::file_time_type mtime() const;
+    struct Stamp {
+        std::filesystem::file_time_type time{};
+        uintmax_t size = 0;
+        bool operator==(const Stamp&) const = default;
+    };
+    Stamp stamp() const;
     student::KernelRequest request_;
-    std::filesystem::file_time_type seen_{};
+    Stamp seen_{};
     mutable std::mutex m_;
     std::condition_variable idle_;
     std::thread worker_;
     bool busy_ = false, again_ = false;
     std::optional<KernelRun> done_;
     size_t events_ = 0;
+    size_t runs_ = 0;
 };
 
 }  // namespace rl::lab

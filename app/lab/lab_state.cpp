@@ -66,7 +66,12 @@ bool LabState::open_kernel(const student::KernelRequest& request) {
         error = "no kernel file given";
         return false;
     }
+    if (kernel_editor.modified()) {  // never drop a student's typing unasked (the classroom asks first, then reverts)
+        error = kernel_editor.file() + " has edits that are not saved: Save and run (Ctrl+S) or Revert them first";
+        return false;
+    }
     kernel->open(request);
+    kernel_editor.load(request.file);
     return true;
 }
 
@@ -89,6 +94,7 @@ bool LabState::take_kernel_run() {
         line_marks.clear();
         error = kernel->status();
     }
+    kernel_editor.file_read(kernel->file(), kernel->text);  // a change on disk reaches an unedited buffer
     return true;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 #include "app/backend/backend.h"
 #include "app/lab/bench_job.h"
+#include "app/lab/kernel_editor.h"
 #include "app/lab/kernel_session.h"
 #include "app/lab/lesson_player.h"
 #include "app/lab/source_model.h"
@@ -70,6 +71,7 @@ struct LabState {
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
     LessonPlayer lesson;          // the lesson open (--lesson), if any
     std::shared_ptr<KernelSession> kernel = std::make_shared<KernelSession>();  // a student's kernel (--kernel, Open kernel)
+    KernelEditor kernel_editor;   // its text edited in the source panel (Ctrl+E), saved and run on Ctrl+S
     SourceModel source;           // the CUDA source of the trace's schedule, rebuilt in adopt_trace()
     int source_line = 0;          // the source line clicked (1-based), 0 = none
     bool source_diff = false;     // show the clean-vs-buggy diff instead of the source
@@ -81,7 +83,7 @@ struct LabState {
     // Shows a trace saved by `rlab trace --format json`; on a bad file keeps the old trace and sets `error`.
     bool load_trace(const std::string& path);
     // Opens a student's kernel file and starts its run (the trace arrives through take_kernel_run). On a bad
-    // request keeps everything and sets `error`.
+    // request, or while the kernel editor holds unsaved edits, keeps everything and sets `error`.
     bool open_kernel(const student::KernelRequest& request);
     // Once the kernel's run finished: its trace is shown (true), or its diagnostics are kept and the source panel
     // shows the file that did not compile, the last trace staying in the canvas (true). False: nothing new.

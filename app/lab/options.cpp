@@ -38,6 +38,7 @@ void add_shared(CLI::App& app, Options& o) {
     app.add_flag("--numerics", o.numerics, "show the numerics comparison of orders (N toggles it)");
     app.add_option("--kernel", o.kernel, "open a student's kernel (.cu with one RL_KERNEL; docs/student-kernels.md), run it "
                                          "with --n --block --grid --input --seed --op, and run it again on every save");
+    app.add_flag("--edit", o.edit, "with --kernel: the source panel opens in its editor (Ctrl+E toggles it, Ctrl+S saves and runs)");
     app.add_flag("--source-diff", o.source_diff, "the source panel shows a bug's lines against the clean kernel (D toggles it)");
 }
 
@@ -80,6 +81,7 @@ std::string check(FrontEnd which, Options& o) {
     if (std::string e = check_view(o.view); !e.empty()) return e;
     if (o.bench_frames < 0) return "--bench-frames " + std::to_string(o.bench_frames) + ": expected 0 or more frames";
     if (o.zoom != "fit" && o.zoom != "lane") return "--zoom " + o.zoom + ": expected fit or lane";
+    if (o.edit && o.kernel.empty()) return "--edit: edits a student's kernel in the source panel; give --kernel FILE.cu too";
     if (!o.lesson_file.empty() && !o.lesson.empty())
         return "LESSON_FILE " + o.lesson_file + " and --lesson " + o.lesson + ": open one lesson, not both";
     if (which == FrontEnd::Classroom && (o.msaa < 0 || o.msaa > 16))

@@ -23,6 +23,7 @@ struct Options {
     bool quit = false, numerics = false;
     bool source_diff = false;  // the source panel shows the bug diff (D toggles it)
     std::string kernel;        // --kernel FILE.cu: a student's kernel, run with the size flags and watched for saves
+    bool edit = false;         // --edit: with --kernel, the source panel opens in its editor (Ctrl+E toggles it)
     // The lab bench only.
     std::string zoom = "fit", time_window;
     float progress = 1.0f, font_scale = 1.0f;

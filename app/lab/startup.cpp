@@ -38,6 +38,7 @@ std::string start_lab_bench(LabState& s, const Options& o) {
     s.timings_large = o.enlarge_timings;
     s.numerics_open = o.numerics;
     s.source_diff = o.source_diff;
+    s.kernel_editor.editing = o.edit && s.kernel->active();
     if (!o.bench_file.empty() && !s.timings.loaded) return "--bench-file: " + s.timings.error;
     return {};
 }

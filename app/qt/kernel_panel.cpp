@@ -43,9 +43,10 @@ KernelPanel::KernelPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
         c_.lab.kernel->error_line = line;
         emit errorLineChosen(line);
     });
-    // A save: run the file again. The worker keeps one run at a time and runs the latest save last.
+    // A save: run the file again. The worker keeps one run at a time and runs the latest save last. A save from the
+    // source dock's editor started its run already: poll_file sees that run's time stamp and size and starts none.
     connect(&watcher_, &QFileSystemWatcher::fileChanged, this, [this] {
-        c_.lab.kernel->start();
+        c_.lab.kernel->poll_file();
         watch();  // an editor that saves by writing a new file and renaming it: the watch is on the old inode
         refresh();
     });

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
     if (std::string err = c.start(o, qt::remembered_lesson(), remembered ? &*remembered : nullptr); !err.empty())
         return fail(err);
     c.lab.source_diff = o.source_diff;
+    c.lab.kernel_editor.editing = o.edit && c.lab.kernel->active();
     if (!o.lesson_file.empty()) qt::remember_recent_file(QString::fromStdString(o.lesson_file));
     if (!c.lab.backend_note.empty()) std::cerr << "reduction-lab-qt: " << c.lab.backend_note << "\n";
     if (!o.export_pdf.empty()) {

@@ -63,7 +63,9 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
     kernel_dock_ = dock("Your kernel", "kernelDock", kernel_, Qt::LeftDockWidgetArea);
     kernel_dock_->setVisible(c_.lab.kernel->active());
     connect(kernel_, &KernelPanel::traceChanged, this, &MainWindow::after_kernel_run);
-    connect(kernel_, &KernelPanel::errorLineChosen, this, [this](int) { source_->refresh(); });
+    connect(kernel_, &KernelPanel::errorLineChosen, this, [this](int line) { source_->refresh(), source_->show_line(line); });
+    connect(source_, &SourcePanel::editChanged, this, [this] { source_dock_->setWindowTitle(source_->title()); });
+    connect(source_, &SourcePanel::saved, this, [this] { kernel_->refresh(), statusBar()->showMessage("saved; running…"); });
     connect(source_, &SourcePanel::diffToggled, this, &MainWindow::set_source_diff);
     connect(numerics_dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible) return;
@@ -95,6 +97,7 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
         refresh();
     });
     connect(lessons_, &LessonPanel::exerciseChosen, this, [this](const QString& name) {
+        if (!source_->settle_edits("opening the exercise")) return;
         for (const Exercise& ex : lab::lesson_exercises(c_.lab.lesson.lesson())) {
             if (ex.name != name.toStdString()) continue;
             QString err;
@@ -198,10 +201,21 @@ void MainWindow::build_actions() {
 
     QMenu* file = menuBar()->addMenu("&File");
     file->addAction("Open &kernel…", QKeySequence::Open, this, [this] {
+        if (!source_->settle_edits("opening another kernel")) return;
         const QString path = QFileDialog::getOpenFileName(this, "Open kernel", QString(), "CUDA kernels (*.cu *.cuh);;All files (*)");
         if (path.isEmpty()) return;
         const QString err = open_kernel_file(path);
         statusBar()->showMessage(err.isEmpty() ? "running " + path + "…" : err);
+    });
+    // A student's kernel edited in the source dock (app/lab/kernel_editor): Ctrl+E in and out, Ctrl+S saves and runs.
+    file->addAction("&Edit kernel in the source panel", QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
+        if (!c_.lab.kernel->active()) return statusBar()->showMessage("no kernel open: File › Open kernel… (Ctrl+O)");
+        source_dock_->show();
+        source_->set_editing(!source_->editing());
+    });
+    file->addAction("Save kernel and run", QKeySequence(Qt::CTRL | Qt::Key_S), this, [this] {
+        if (!source_->editing()) return statusBar()->showMessage("Ctrl+S saves the kernel's editor: Ctrl+E opens it");
+        if (!source_->save_and_run()) statusBar()->showMessage(QString::fromStdString(c_.lab.kernel_editor.error));
     });
     add_open_actions(file, this, [this](const QString& path) { return open_lesson_file(path); });
     file->addAction("Open &trace…", this, [this] {
@@ -260,7 +274,7 @@ void MainWindow::refresh() {
     narrative_->refresh();
     source_->refresh();
     diff_action_->setChecked(c_.lab.source_diff);
-    source_dock_->setWindowTitle(c_.lab.kernel->active() ? QString::fromStdString(c_.lab.kernel->file()) : "CUDA source");
+    source_dock_->setWindowTitle(source_->title());
     kernel_->refresh();
     charts_->refresh();
     if (numerics_dock_->isVisible()) numerics_->refresh();  // recomputes only when the schedule changed
@@ -567,6 +581,7 @@ void MainWindow::keyPressEvent(QKeyEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!source_->settle_edits("closing the classroom")) return e->ignore();  // Cancel: the edits stay open
     save_settings();
     QMainWindow::closeEvent(e);
 }

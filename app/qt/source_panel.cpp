@@ -1,15 +1,23 @@
-// app/qt/source_panel.cpp — the source dock: a legend with the diff switch over a scroll area of painted code rows.
+// app/qt/source_panel.cpp — the source dock: a legend with the diff switch over a scroll area of painted code rows,
+// or, for a student's kernel in edit mode, a plain-text editor with Save and run and Revert.
 #include "app/qt/source_panel.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QScrollBar>
+#include <QSignalBlocker>
+#include <QTextBlock>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include "app/lab/cuda_syntax.h"
 
 namespace rl::qt {
 
@@ -104,13 +112,45 @@ SourcePanel::SourcePanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
     diff_->setObjectName("sourceDiff");
     diff_->setToolTip("D: the bug's lines (red, +) beside the clean lines they replace (green, -)");
     view_ = new SourceView(c, this);
+    edit_ = new QPushButton("Edit (Ctrl+E)", this);
+    edit_->setObjectName("sourceEdit");
+    edit_->setCheckable(true);
+    edit_->setToolTip("Ctrl+E: edit your kernel here; again: back to this step's lines lit");
+    save_ = new QPushButton("Save and run (Ctrl+S)", this);
+    save_->setObjectName("sourceSave");
+    save_->setToolTip("Ctrl+S: write the text over the file and run it (the new trace replaces the shown one)");
+    revert_ = new QPushButton("Revert", this);
+    revert_->setObjectName("sourceRevert");
+    revert_->setToolTip("drop the edits: the file as it is on disk");
+    message_ = new QLabel(this);
+    message_->setObjectName("sourceEditMessage");
+    message_->setWordWrap(true);
+    message_->setStyleSheet("color: #e8743b;");
+    editor_ = new QPlainTextEdit(this);
+    editor_->setObjectName("kernelEditor");
+    editor_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    editor_->setTabChangesFocus(false);
     auto* top = new QHBoxLayout;
+    top->addWidget(edit_);
+    top->addWidget(save_);
+    top->addWidget(revert_);
     top->addWidget(diff_);
     top->addWidget(legend_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(message_);
     layout->addWidget(view_, 1);
+    layout->addWidget(editor_, 1);
+    connect(edit_, &QPushButton::toggled, this, &SourcePanel::set_editing);
+    connect(save_, &QPushButton::clicked, this, &SourcePanel::save_and_run);
+    connect(revert_, &QPushButton::clicked, this, &SourcePanel::revert);
+    connect(editor_, &QPlainTextEdit::textChanged, this, [this] {
+        lab::KernelEditor& ed = c_.lab.kernel_editor;
+        if (!ed.editing) return;
+        ed.buffer = editor_->toPlainText().toStdString();
+        if (ed.modified() != was_modified_) was_modified_ = ed.modified(), emit editChanged();
+    });
     connect(view_, &SourceView::lineClicked, this, &SourcePanel::lineClicked);
     connect(diff_, &QCheckBox::toggled, this, [this](bool on) {
         if (on == c_.lab.source_diff) return;
@@ -120,10 +160,110 @@ SourcePanel::SourcePanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
 
 void SourcePanel::set_font_px(double px) {
     view_->set_font_px(px);
+    editor_->setTabStopDistance(QFontMetricsF(code_font(px)).horizontalAdvance(' ') * 4);
     QFont f = font();
     f.setPixelSize(int(std::lround(std::max(13.0, px * 0.9))));  // 18 px beside presenter-size code
-    legend_->setFont(f);
-    diff_->setFont(f);
+    for (QWidget* w : std::initializer_list<QWidget*>{legend_, diff_, edit_, save_, revert_, message_}) w->setFont(f);
+    if (editing()) sync_editor();  // the editor's text as large as the lit view's, presenter size included
+}
+
+bool SourcePanel::editing() const { return c_.lab.kernel->active() && c_.lab.kernel_editor.editing; }
+
+void SourcePanel::set_editing(bool on) {
+    lab::KernelEditor& ed = c_.lab.kernel_editor;
+    on = on && c_.lab.kernel->active();
+    if (on && ed.file() != c_.lab.kernel->file()) ed.load(c_.lab.kernel->file());
+    if (on == ed.editing) return refresh();
+    ed.editing = on;
+    refresh();
+    if (on) editor_->setFocus();
+    emit editChanged();
+}
+
+bool SourcePanel::save_and_run() {
+    if (!editing()) return false;
+    lab::KernelEditor& ed = c_.lab.kernel_editor;
+    ed.buffer = editor_->toPlainText().toStdString();
+    const bool ok = ed.save(*c_.lab.kernel);
+    refresh();
+    if (ok) emit saved();
+    emit editChanged();
+    return ok;
+}
+
+void SourcePanel::revert() {
+    c_.lab.kernel_editor.revert();
+    refresh();
+    emit editChanged();
+}
+
+bool SourcePanel::settle_edits(const QString& doing) {
+    lab::KernelEditor& ed = c_.lab.kernel_editor;
+    if (!ed.modified()) return true;
+    const auto answer = QMessageBox::question(
+        this, "Unsaved kernel", QString("%1 has edits that are not saved. Save them before %2?").arg(QString::fromStdString(ed.file()), doing),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Discard) {
+        ed.revert();  // the file as it is on disk: opening another kernel or closing loses nothing now
+        refresh();
+        return true;
+    }
+    if (ed.save(*c_.lab.kernel)) return true;
+    QMessageBox::warning(this, "Unsaved kernel", QString::fromStdString(ed.error));  // the edits stay in the editor
+    refresh();
+    return false;
+}
+
+void SourcePanel::show_line(int line) {
+    if (!editing() || line <= 0) return;
+    const QTextBlock b = editor_->document()->findBlockByLineNumber(line - 1);
+    if (!b.isValid()) return;
+    QTextCursor cur(b);
+    editor_->setTextCursor(cur);
+    editor_->centerCursor();
+    editor_->setFocus();
+}
+
+QString SourcePanel::title() const {
+    if (!c_.lab.kernel->active()) return "CUDA source";
+    const lab::KernelEditor& ed = c_.lab.kernel_editor;
+    return QString::fromStdString(ed.file() == c_.lab.kernel->file() ? ed.title() : c_.lab.kernel->file()) +
+           (editing() ? "  (editing)" : "");
+}
+
+void SourcePanel::sync_editor() {
+    const lab::KernelEditor& ed = c_.lab.kernel_editor;
+    const QString text = QString::fromStdString(ed.buffer);
+    if (editor_->toPlainText() != text) {  // loaded, reverted, or reloaded after a change on disk
+        const int pos = editor_->textCursor().position();
+        QSignalBlocker quiet(editor_);
+        editor_->setPlainText(text);
+        QTextCursor cur = editor_->textCursor();
+        cur.setPosition(std::min(pos, int(text.size())));
+        editor_->setTextCursor(cur);
+    }
+    was_modified_ = ed.modified();
+    const lab::SourceColors& sc = lab::source_colors(c_.lab.dark);
+    // Font and colours in the editor's own style sheet: the presenter's style sheet on the dock re-polishes its
+    // children, which drops a font given by setFont.
+    const QFont f = code_font(view_->font_px());
+    const QString css = QString("QPlainTextEdit { font-family: '%1'; font-size: %2px; background: %3; color: %4; }")
+                            .arg(f.family())
+                            .arg(f.pixelSize())
+                            .arg(rgb_color(sc.background).name(), rgb_color(sc.text).name());
+    if (editor_->styleSheet() != css) editor_->setStyleSheet(css);  // a new style sheet re-polishes: only on change
+    // The compile error's line lit in the editor too, as in the read-only view.
+    QList<QTextEdit::ExtraSelection> marks;
+    const lab::KernelSession& k = *c_.lab.kernel;
+    if (!k.error.empty() && k.error_line > 0) {
+        QTextEdit::ExtraSelection m;
+        m.cursor = QTextCursor(editor_->document()->findBlockByLineNumber(k.error_line - 1));
+        m.format.setBackground(rgb_color(sc.error_line));
+        m.format.setProperty(QTextFormat::FullWidthSelection, true);
+        marks << m;
+    }
+    editor_->setExtraSelections(marks);
 }
 
 void SourcePanel::refresh() {
@@ -132,9 +272,23 @@ void SourcePanel::refresh() {
     diff_->blockSignals(true);
     diff_->setChecked(c_.lab.source_diff);
     diff_->blockSignals(false);
-    legend_->setText(QString("Lit: this step's lines · click a line: its events in the canvas%1")
-                         .arg(bug && !c_.lab.source_diff ? " · red bar: the bug's lines" : ""));
-    view_->refresh();
+    const bool kernel = c_.lab.kernel->active(), edit = editing();
+    legend_->setText(edit ? QString("Editing: Ctrl+S saves and runs · Ctrl+E: back to this step's lines lit")
+                          : QString("Lit: this step's lines · click a line: its events in the canvas%1")
+                                .arg(bug && !c_.lab.source_diff ? " · red bar: the bug's lines" : ""));
+    edit_->setVisible(kernel);
+    edit_->blockSignals(true);
+    edit_->setChecked(edit);
+    edit_->blockSignals(false);
+    save_->setVisible(edit);
+    revert_->setVisible(edit);
+    const std::string& msg = c_.lab.kernel_editor.message();
+    message_->setText(QString::fromStdString(msg));
+    message_->setVisible(kernel && !msg.empty());
+    view_->setVisible(!edit);
+    editor_->setVisible(edit);
+    if (edit) sync_editor();
+    else view_->refresh();
 }
 
 }  // namespace rl::qt

@@ -1,5 +1,6 @@
 // app/qt/source_panel.h — the classroom's source dock: the schedule's CUDA kernel, the current step's lines lit and
-// scrolled into view as the lesson plays, the bug's lines marked (D: the diff), a click on a line marks its events.
+// scrolled into view as the lesson plays, the bug's lines marked (D: the diff), a click on a line marks its events;
+// a student's kernel can be edited in place (Edit, Ctrl+E; Save and run, Ctrl+S; Revert: app/lab/kernel_editor).
 #pragma once
 #include <QAbstractScrollArea>
 #include <QWidget>
@@ -10,6 +11,8 @@
 
 class QCheckBox;
 class QLabel;
+class QPlainTextEdit;
+class QPushButton;
 
 namespace rl::qt {
 
@@ -50,14 +53,35 @@ public:
     void set_font_px(double px);          // the code's size (presenter mode: source_font_px)
     SourceView* view() const { return view_; }
     QCheckBox* diff_box() const { return diff_; }
+    // A student's kernel in the editor (on) or the lit read-only view of its trace (off); nothing without a kernel.
+    void set_editing(bool on);
+    bool editing() const;
+    bool save_and_run();                  // the editor's text over the file, then its run (false: the line says why)
+    void revert();                        // the file as it is on disk
+    void show_line(int line);             // the editor's cursor to a line (an error chosen in the kernel dock)
+    QPlainTextEdit* editor() const { return editor_; }
+    QLabel* edit_message() const { return message_; }
+    QString title() const;                // the dock's title: the file, " *" while the editor holds unsaved edits
+    // Before the edits would be lost (another kernel opened, the window closed): asks Save, Discard or Cancel when
+    // the editor holds unsaved edits. True: go on.
+    bool settle_edits(const QString& doing);
 signals:
     void lineClicked(int line);
     void diffToggled(bool on);
+    void editChanged();                   // editing switched, or the buffer became modified or saved: the title
+    void saved();                         // a run started from the editor: the kernel dock shows "running…"
 private:
+    void sync_editor();                   // the editor's text, font colours and error line from the lab's state
     Classroom& c_;
     QLabel* legend_;
     QCheckBox* diff_;
     SourceView* view_;
+    QPushButton* edit_;
+    QPushButton* save_;
+    QPushButton* revert_;
+    QLabel* message_;
+    QPlainTextEdit* editor_;
+    bool was_modified_ = false;
 };
 
 }  // namespace rl::qt

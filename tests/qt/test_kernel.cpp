@@ -2,12 +2,18 @@
 // the source dock (each shuffle line holding exactly the warp's shuffles), a save re-runs it while the last trace stays
 // shown ("running…"), and a compile error is listed with file and line and lit in the source dock. Expectations are
 // counted from the kernel text and the sizes here, not from the panel's model.
+#include <QAbstractButton>
+#include <QApplication>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTextBlock>
+#include <QTimer>
 #include "app/lab/source_view.h"
 #include "app/qt/main_window.h"
 
@@ -29,6 +35,57 @@ void write(const QString& path, const QByteArray& text) {
     f.write(text);
 }
 
+QByteArray read(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+size_t shuffles(const Trace& t) {
+    size_t n = 0;
+    for (const Event& e : t.events) n += e.kind == EventKind::Shuffle;
+    return n;
+}
+
+// Puts the editor's cursor on the first `what`, selected, so that typed keys replace it.
+void select_in(QPlainTextEdit* ed, const QString& what) {
+    QTextCursor cur = ed->document()->find(what);
+    QVERIFY2(!cur.isNull(), qPrintable(what));
+    ed->setTextCursor(cur);
+}
+
+// The student's file in the test's folder, holding `text`.
+QString student_file(const char* name, const QByteArray& text) {
+    const QString path = QString(RLAB_TEST_TMP) + "/" + name;
+    write(path, text);
+    return path;
+}
+
+// Clicks `button` of the question box once it is up (it runs its own event loop).
+void answer_question(QMessageBox::StandardButton button) {
+    auto* poll = new QTimer;
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, button] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box) return;
+        poll->deleteLater();
+        box->button(button)->click();
+    });
+    poll->start(20);
+}
+
+// The sizes the kernel opens with: n 40 in blocks of 64 threads.
+bool open_sizes(qt::Classroom& c) {
+    Schedule sizes;
+    sizes.n = 40;
+    sizes.block = 64;
+    return c.open_schedule(sizes);
+}
+
+bool show(qt::MainWindow& w) {
+    w.resize(1500, 850);
+    w.show();
+    return QTest::qWaitForWindowExposed(&w);
+}
+
 int line_containing(const QByteArray& text, const char* what) {
     const QList<QByteArray> lines = text.split('\n');
     for (int i = 0; i < lines.size(); ++i)
@@ -44,19 +101,13 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void opens_a_kernel_reruns_on_save_and_shows_compile_errors() {
-        const QString path = QString(RLAB_TEST_TMP) + "/student_warp_sum.cu";
         const QByteArray kGood = good_kernel();
         QVERIFY(kGood.contains("RL_KERNEL"));
-        write(path, kGood);
+        const QString path = student_file("student_warp_sum.cu", kGood);
         qt::Classroom c;
-        Schedule sizes;
-        sizes.n = 40;
-        sizes.block = 64;
-        QVERIFY(c.open_schedule(sizes));
+        QVERIFY(open_sizes(c));
         qt::MainWindow w(c);
-        w.resize(1500, 850);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(show(w));
 
         // Open: the trace of the student's file, its text in the source dock.
         QCOMPARE(w.open_kernel_file(path), QString());
@@ -110,6 +161,104 @@ private slots:
         for (const lab::SourceRow& r : w.source()->view()->rows()) lit += r.error ? r.line : 0;
         QCOMPARE(lit, bad_line);
         QCOMPARE(c.lab.trace.events.size(), events_tail);
+    }
+
+    // Editing in the source dock: Ctrl+E opens the editor on the file, typed keys go to it (not to the window's
+    // one-key shortcuts), Ctrl+S writes the text and runs it once, Ctrl+E shows the lit view of the new trace; a
+    // syntax error is listed and lit with its line while the editor keeps the text, and the fix gives a trace.
+    void edits_the_kernel_in_the_source_dock() {
+        const QByteArray kGood = good_kernel();
+        const QString path = student_file("student_edit_sum.cu", kGood);
+        qt::Classroom c;
+        QVERIFY(open_sizes(c));
+        qt::MainWindow w(c);
+        QVERIFY(show(w));
+        QCOMPARE(w.open_kernel_file(path), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(c.lab.trace.kernel_file == path.toStdString() && !c.lab.kernel->running(), kWait);
+        QCOMPARE(shuffles(c.lab.trace), size_t(64 * 5));
+
+        QPlainTextEdit* ed = w.source()->editor();
+        QVERIFY(!ed->isVisible());
+        w.activateWindow();  // Ctrl+E and Ctrl+S are the window's actions: shortcuts reach the active window only
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QTest::keyClick(&w, Qt::Key_E, Qt::ControlModifier);
+        QVERIFY(w.source()->editing());
+        QVERIFY(ed->isVisible());
+        QVERIFY(!w.source()->view()->isVisible());
+        QCOMPARE(ed->toPlainText().toUtf8(), kGood);
+        QCOMPARE(ed->font().pixelSize(), int(w.source()->view()->font_px()));  // the lit view's size
+        QVERIFY(!w.source_dock()->windowTitle().contains("*"));
+
+        // "16" -> "4": offsets 4, 2, 1. The 4 is also the window's "pick choice 4": the editor must get it.
+        select_in(ed, "offset = 16");
+        QTest::keyClicks(ed, "offset = 4");
+        QCOMPARE(ed->toPlainText().toUtf8(), QByteArray(kGood).replace("offset = 16", "offset = 4"));
+        QVERIFY(w.source_dock()->windowTitle().contains(" *"));
+        const size_t runs = c.lab.kernel->runs_done();
+        QTest::keyClick(ed, Qt::Key_S, Qt::ControlModifier);
+        QCOMPARE(read(path), QByteArray(kGood).replace("offset = 16", "offset = 4"));
+        QVERIFY(!w.source_dock()->windowTitle().contains("*"));
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && shuffles(c.lab.trace) == size_t(64 * 3), kWait);
+        QVERIFY(c.lab.trace.result_value != c.lab.trace.reference_value);  // lanes 0-7 of each warp only: not the sum
+        QTest::qWait(600);  // the watcher's signal for the rename has come and gone: it started no second run
+        QVERIFY(!c.lab.kernel->running());
+        QCOMPARE(c.lab.kernel->runs_done(), runs + 1);
+
+        // Back to the lit view: the new file, the 4's line holding the shuffles' loop.
+        QTest::keyClick(ed, Qt::Key_E, Qt::ControlModifier);
+        QVERIFY(!w.source()->editing());
+        QVERIFY(w.source()->view()->isVisible());
+        const QByteArray four = read(path);
+        const std::vector<lab::SourceRow>& rows = w.source()->view()->rows();
+        const int loop = line_containing(four, "offset = 4;");
+        QVERIFY(loop > 0);
+        QCOMPARE(QByteArray(rows[size_t(loop - 1)].text.data(), int(rows[size_t(loop - 1)].text.size())),
+                 four.split('\n')[loop - 1]);
+
+        // A syntax error typed in the editor: listed with file and line, lit in the editor; the text stays.
+        QTest::keyClick(&w, Qt::Key_E, Qt::ControlModifier);
+        QVERIFY(ed->isVisible());
+        select_in(ed, "offset = 4;");
+        QTest::keyClicks(ed, "offset = 4 oops;");
+        const QByteArray broken = ed->toPlainText().toUtf8();
+        const int bad_line = line_containing(broken, "oops");
+        QTest::keyClick(ed, Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && !c.lab.kernel->error.empty(), kWait);
+        QCOMPARE(c.lab.kernel->error_line, bad_line);
+        QVERIFY(w.kernel()->errors()->count() > 0);
+        const QString first = w.kernel()->errors()->item(0)->text();
+        QVERIFY2(first.startsWith(path + ":" + QString::number(bad_line) + ":"), qPrintable(first));
+        QCOMPARE(ed->toPlainText().toUtf8(), broken);
+        bool lit = false;
+        for (const QTextEdit::ExtraSelection& m : ed->extraSelections())
+            lit = lit || m.cursor.block().blockNumber() + 1 == bad_line;
+        QVERIFY(lit);
+        QCOMPARE(shuffles(c.lab.trace), size_t(64 * 3));  // the canvas keeps the last trace
+
+        // The fix, offsets 8, 4, 2, 1: a trace again, nothing lit.
+        select_in(ed, "offset = 4 oops;");
+        QTest::keyClicks(ed, "offset = 8;");
+        QTest::keyClick(ed, Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && c.lab.kernel->error.empty() && shuffles(c.lab.trace) == size_t(64 * 4), kWait);
+        QVERIFY(ed->extraSelections().isEmpty());
+        QVERIFY(c.lab.trace.hazards.empty());
+        QVERIFY(!w.source_dock()->windowTitle().contains("*"));
+        double first16 = 0;  // offsets 8 .. 1: lane 0 of each warp adds lanes 0-15, from the inputs the trace recorded
+        for (size_t i = 0; i < c.lab.trace.inputs.size(); ++i) first16 += i % 32 < 16 ? c.lab.trace.inputs[i] : 0.0;
+        QCOMPARE(numeric_value(c.lab.trace.schedule.op, c.lab.trace.schedule.type, c.lab.trace.result_value), first16);
+
+        // Unsaved edits when the window closes: Cancel keeps the window and the edits, Save writes them.
+        select_in(ed, "offset = 8;");
+        QTest::keyClicks(ed, "offset = 16;");
+        QVERIFY(c.lab.kernel_editor.modified());
+        answer_question(QMessageBox::Cancel);
+        QVERIFY(!w.close());
+        QVERIFY(w.isVisible());
+        QCOMPARE(ed->toPlainText().toUtf8(), kGood);
+        QVERIFY(read(path) != kGood);
+        answer_question(QMessageBox::Save);
+        QVERIFY(w.close());
+        QCOMPARE(read(path), kGood);
     }
 };
 
