@@ -29,7 +29,7 @@ rlab=build/gpu/app/cli/rlab
 echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
-case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix) targets=(--target rlab rlab_gpu_tests) ;; lessons) targets=(--target rlab) ;;
+case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix) targets=(--target rlab rlab_gpu_tests) ;; lessons | ncu-fast) targets=(--target rlab) ;;
   student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;;
   session) targets=(--target rlab rlab_gpu_tests rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
@@ -72,7 +72,7 @@ ncu_fast_section() {
   local metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_read.sum.per_second,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size,launch__block_size
   local v k
   for v in fast cub; do
-    k='regex:fast.*reduce'; [ "$v" = cub ] && k='regex:DeviceReduceKernel'
+    k='regex:^reduce$'; [ "$v" = cub ] && k='regex:DeviceReduceKernel'  # the fast path's kernel is fast::reduce
     timeout 120 ncu --clock-control none -k "$k" -s 3 -c 1 --metrics "$metrics" $rlab bench --sizes 28 --variants "$v" --reps 3 \
       --no-worked-example --no-harris >"$OUT/ncu-fast-$v.txt" 2>&1
   done
@@ -199,6 +199,10 @@ done
   for v in atomic-element atomic-block; do echo "### $v"; grep -E "reduce_kernel|Duration|Throughput|red|atom|ERROR" "$OUT/ncu-$v.txt" | head -20; done
   echo '```'; } >>"$report"
 }
+
+if [ "${RLAB_GPU_ONLY:-}" = ncu-fast ]; then  # Nsight Compute on the fast path and CUB alone
+  ncu_fast_section; pack_out; cat "$report"; exit 0
+fi
 
 if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch shapes, against CUB
   build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*" >"$OUT/fast-tests.log" 2>&1
