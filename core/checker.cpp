@@ -9,6 +9,7 @@
 // events (what each thread did, which store a load saw, which lanes ran a shuffle and with what mask),
 // the block geometry (threads per block, blocks) and the operator. docs/checker.md lists the rules.
 #include "core/checker.h"
+#include "core/text_format.h"
 
 #include <algorithm>
 #include <bit>
@@ -40,11 +41,6 @@ std::string lanes_text(uint32_t mask) {
 }
 std::string lane_word(uint32_t mask) { return std::popcount(mask) == 1 ? "lane " : "lanes "; }
 
-std::string hex32(uint32_t v) {
-    char buf[16];
-    snprintf(buf, sizeof buf, "0x%08x", v);
-    return buf;
-}
 
 struct Finding {
     HazardKind kind;

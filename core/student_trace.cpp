@@ -25,7 +25,7 @@
 namespace rl {
 namespace {
 
-std::string at(size_t i) { return "student kernel record " + std::to_string(i) + ": "; }
+std::string record_at(size_t i) { return "student kernel record " + std::to_string(i) + ": "; }
 
 bool is_sync(EventKind k) { return k == EventKind::Shuffle || k == EventKind::Barrier || k == EventKind::WarpSync; }
 
@@ -40,25 +40,25 @@ void check_records(const StudentRun& run, const std::vector<StudentRecord>& recs
     for (size_t i = 0; i < recs.size(); ++i) {
         const StudentRecord& r = recs[i];
         if (uint8_t(r.kind) >= kEventKindCount)
-            throw Error(at(i) + "event kind " + std::to_string(int(uint8_t(r.kind))) + " is not one of the " +
+            throw Error(record_at(i) + "event kind " + std::to_string(int(uint8_t(r.kind))) + " is not one of the " +
                         std::to_string(kEventKindCount) + " kinds");
         if (r.launch > 1 || (r.launch == 1 && !run.second_launch))
-            throw Error(at(i) + "launch " + std::to_string(r.launch) + " was not run");
+            throw Error(record_at(i) + "launch " + std::to_string(r.launch) + " was not run");
         const uint32_t blocks = r.launch == 0 ? grid : 1;
         if (r.block >= blocks)
-            throw Error(at(i) + "block " + std::to_string(r.block) + " is outside a grid of " + std::to_string(blocks) + " blocks");
+            throw Error(record_at(i) + "block " + std::to_string(r.block) + " is outside a grid of " + std::to_string(blocks) + " blocks");
         if (r.thread >= s.block)
-            throw Error(at(i) + "thread " + std::to_string(r.thread) + " is outside a block of " + std::to_string(s.block) + " threads");
+            throw Error(record_at(i) + "thread " + std::to_string(r.thread) + " is outside a block of " + std::to_string(s.block) + " threads");
         for (int k = 0; k < 2; ++k) {
             const uint32_t d = r.dep[k];
             if (d == kNoEvent) continue;
-            if (d >= recs.size()) throw Error(at(i) + "operand " + std::to_string(d) + " is out of range");
-            if (d == i) throw Error(at(i) + "the event is its own operand");
-            if (r.kind == EventKind::Atomic && k == 0) throw Error(at(i) + "an atomic arrived with its predecessor set");
+            if (d >= recs.size()) throw Error(record_at(i) + "operand " + std::to_string(d) + " is out of range");
+            if (d == i) throw Error(record_at(i) + "the event is its own operand");
+            if (r.kind == EventKind::Atomic && k == 0) throw Error(record_at(i) + "an atomic arrived with its predecessor set");
             const StudentRecord& o = recs[d];
             if (o.launch == r.launch && o.block == r.block && o.thread == r.thread && o.seq >= r.seq)
-                throw Error(at(i) + "operand " + std::to_string(d) + " is a later event of its own thread");
-            if (o.launch > r.launch) throw Error(at(i) + "operand " + std::to_string(d) + " comes from a later launch");
+                throw Error(record_at(i) + "operand " + std::to_string(d) + " is a later event of its own thread");
+            if (o.launch > r.launch) throw Error(record_at(i) + "operand " + std::to_string(d) + " comes from a later launch");
         }
     }
 }
@@ -84,7 +84,7 @@ public:
             std::sort(th.recs.begin(), th.recs.end(), [&](uint32_t a, uint32_t b) { return r_[a].seq < r_[b].seq; });
             for (size_t k = 1; k < th.recs.size(); ++k)
                 if (r_[th.recs[k]].seq == r_[th.recs[k - 1]].seq)
-                    throw Error(at(th.recs[k]) + "two events of one thread share position " + std::to_string(r_[th.recs[k]].seq));
+                    throw Error(record_at(th.recs[k]) + "two events of one thread share position " + std::to_string(r_[th.recs[k]].seq));
             for (uint32_t i : th.recs) {
                 if (!is_sync(r_[i].kind)) continue;
                 Group& g = groups_[group_key(r_[i])];
@@ -106,7 +106,7 @@ public:
         std::vector<uint32_t> out(r_.size());
         for (uint32_t i = 0; i < r_.size(); ++i) {
             if (step_[i] < 0)
-                throw Error(at(i) + "its step cannot be found: it waits for an operand or a " + std::string(to_string(r_[i].kind)) +
+                throw Error(record_at(i) + "its step cannot be found: it waits for an operand or a " + std::string(to_string(r_[i].kind)) +
                             " that no order of the records allows (the records are not from one run)");
             if (step_[i] > 65534)
                 throw Error("the kernel runs more than 65535 steps (a thread's events, one after another): "

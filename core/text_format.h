@@ -1,5 +1,6 @@
 // core/text_format.h — one number formatted printf-style, for tables and sentences built from data.
 #pragma once
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -9,6 +10,13 @@ namespace rl {
 inline std::string format_number(const char* format, double v) {
     char buf[64];
     snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+// hex32(0x1f) == "0x0000001f": a lane mask as traces and hazards write it.
+inline std::string hex32(uint32_t v) {
+    char buf[16];
+    snprintf(buf, sizeof buf, "0x%08x", unsigned(v));
     return buf;
 }
 

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/text_format.h"
 #include "core/event_order.h"
 #include "core/file_io.h"
 #include "core/limits.h"
@@ -27,11 +28,6 @@ using json = nlohmann::ordered_json;
 std::string hex64(uint64_t v) {
     char buf[24];
     snprintf(buf, sizeof buf, "0x%016" PRIx64, v);
-    return buf;
-}
-std::string hex32(uint32_t v) {
-    char buf[16];
-    snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
     return buf;
 }
 

@@ -18,8 +18,6 @@ bool& focus_wanted() {
     return want;
 }
 
-const ImVec4 kWarn(0.96f, 0.45f, 0.2f, 1.0f);
-
 void open_path(LabState& s, const std::string& path) {
     try {
         std::string note;

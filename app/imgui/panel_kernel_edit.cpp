@@ -14,8 +14,6 @@
 namespace rl::lab {
 namespace {
 
-const ImVec4 kWarn(0.96f, 0.45f, 0.2f, 1.0f);
-
 ImVec4 color4(uint32_t rgb) {
     return ImVec4(float((rgb >> 16) & 255) / 255.0f, float((rgb >> 8) & 255) / 255.0f, float(rgb & 255) / 255.0f, 1.0f);
 }
@@ -113,6 +111,29 @@ void kernel_editor_field(LabState& s) {
     const ImGuiIO& io = ImGui::GetIO();
     if (typing && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false)) ed.save(*s.kernel);
     if (typing && io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false)) ed.editing = false;
+}
+
+CloseChoice unsaved_edits_dialog(LabState& s, bool ask) {
+    constexpr const char* kTitle = "Unsaved edits";
+    if (ask) ImGui::OpenPopup(kTitle);
+    CloseChoice choice = CloseChoice::kNone;
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    if (ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::Text("%s has edits that are not saved.", s.kernel_editor.file().c_str());
+        if (!s.kernel_editor.error.empty()) {  // a save that failed: the edits are still in the buffer
+            ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+            ImGui::TextUnformatted(s.kernel_editor.error.c_str());
+            ImGui::PopStyleColor();
+        }
+        if (ImGui::Button("Save and quit")) choice = CloseChoice::kSave;
+        ImGui::SameLine();
+        if (ImGui::Button("Discard and quit")) choice = CloseChoice::kDiscard;
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGuiKey_Escape)) choice = CloseChoice::kCancel;
+        if (choice != CloseChoice::kNone) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
+    return choice;
 }
 
 }  // namespace rl::lab

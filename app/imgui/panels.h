@@ -1,10 +1,15 @@
 // app/imgui/panels.h — the lab bench's panels, one file each; each draws into the rectangle it is given.
 #pragma once
+#include <imgui.h>
+
 #include "app/lab/lab_state.h"
 
 struct ImFont;
 
 namespace rl::lab {
+
+// The colour of compile errors and notices in the kernel panels.
+inline const ImVec4 kWarn(0.96f, 0.45f, 0.2f, 1.0f);
 
 // The canvas window is transparent: the renderer draws the scene under it; this handles zoom, pan and clicks.
 void canvas_panel(LabState& s, const Rect& r);
@@ -39,5 +44,10 @@ void handle_shortcuts(LabState& s);
 
 // Fixed window placement shared by the panels (no docking in ImGui 1.86).
 bool begin_fixed(const char* name, const Rect& r, int extra_flags = 0);
+
+// Closing the window while the kernel editor holds unsaved edits: a modal asks (opened when `ask`); what the
+// student chose, or kNone while it is still open.
+enum class CloseChoice { kNone, kSave, kDiscard, kCancel };
+CloseChoice unsaved_edits_dialog(LabState& s, bool ask);
 
 }  // namespace rl::lab

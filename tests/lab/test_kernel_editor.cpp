@@ -16,6 +16,7 @@
 
 #include "app/lab/lab_state.h"
 #include "app/lab/options.h"
+#include "tests/support/helpers.h"
 #include "app/lab/startup.h"
 #include "core/file_io.h"
 
@@ -26,7 +27,6 @@ namespace {
 
 std::string read(const fs::path& p) { return read_text_file(p.string(), "test kernel", 1u << 20); }
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary | std::ios::trunc) << text; }
 
 // The student's text with the first loop starting at `offset` (16: the kernel as written).
 std::string with_offset(const std::string& kernel, int offset) {
@@ -61,7 +61,7 @@ struct Bench {
         fs::remove_all(dir);
         fs::create_directories(dir);
         file = dir / "kernel.cu";
-        write(file, kernel);
+        test::write_text(file, kernel);
         student::KernelRequest r;
         r.file = file.string();
         r.schedule.n = 40;
@@ -188,7 +188,7 @@ TEST_CASE("kernel editor: a change on disk reloads an unedited buffer and spares
     Bench b("kernel_editor_disk");
     lab::KernelEditor& ed = b.s.kernel_editor;
     auto external_save = [&](const std::string& text) {  // another editor writes the file; the poll runs it
-        write(b.file, text);
+        test::write_text(b.file, text);
         fs::last_write_time(b.file, fs::last_write_time(b.file) + std::chrono::seconds(2));
         b.s.kernel_polled_s = -1;
         REQUIRE(b.s.kernel->poll_file());

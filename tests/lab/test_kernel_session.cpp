@@ -13,6 +13,7 @@
 #include "app/lab/exercise_links.h"
 #include "app/lab/lab_state.h"
 #include "app/lab/options.h"
+#include "tests/support/helpers.h"
 
 using namespace rl;
 namespace fs = std::filesystem;
@@ -27,7 +28,6 @@ std::string sum_kernel() {
     return ss.str();
 }
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::trunc) << text; }
 
 }  // namespace
 
@@ -35,7 +35,7 @@ TEST_CASE("--kernel: checked options, the first run, and a save polled and run a
     const fs::path file = fs::path(RLAB_TEST_TMP) / "lab_kernel_session.cu";
     const std::string kSum = sum_kernel();
     REQUIRE(kSum.find("RL_KERNEL") != std::string::npos);
-    write(file, kSum);
+    test::write_text(file, kSum);
     const std::string path = file.string();
     std::ostringstream out, err;
     lab::Options o;
@@ -74,7 +74,7 @@ TEST_CASE("--kernel: checked options, the first run, and a save polled and run a
     // A save (the modification time moves): the poll starts a run; until it ends the last trace stays.
     std::string three = kSum;
     three.replace(three.find("for (int offset = 16;"), 21, "for (int offset = 4;");  // offsets 4, 2, 1
-    write(file, three);
+    test::write_text(file, three);
     fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(2));
     const size_t before = s.trace.events.size();
     s.kernel_polled_s = -1;

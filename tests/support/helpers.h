@@ -62,6 +62,11 @@ std::string thrown_error(F&& f) {
     return "";
 }
 
+// Writes `text` to `path` as it is (a test's input file).
+inline void write_text(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
 // The rl::Error that reading this trace JSON text throws, or "".
 inline std::string trace_json_error(const std::string& text) {
     return thrown_error([&] {
