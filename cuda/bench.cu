@@ -668,24 +668,22 @@ std::string tune_fast_path(int log2_f32, int reps) {
     out << "fast path launch shapes on " << info.name << ", median us over up to " << reps << " reps (f32 2^L: L = "
         << log2_f32 << ")\n";
     char line[256];
-    snprintf(line, sizeof line, "%7s %5s %9s", "threads", "loads", "blocks/SM");
-    out << line;
-    for (const Probe& p : probes) {
-        snprintf(line, sizeof line, " | %14s", p.name);
+    // One row of the table: its left columns, then one cell per probe.
+    auto row = [&](const char* a, const char* b, const char* c, auto&& cell) {
+        snprintf(line, sizeof line, "%7s %5s %9s", a, b, c);
         out << line;
-    }
-    out << "\n";
+        for (const Probe& p : probes) {
+            cell(p);
+            out << line;
+        }
+        out << "\n";
+    };
+    row("threads", "loads", "blocks/SM", [&](const Probe& p) { snprintf(line, sizeof line, " | %14s", p.name); });
     for (Probe& p : probes) {
         CubVariant cub(p.type, Op::Sum, p.n, p.in());
         p.cub_us = timer.measure(cub, p.cold, reps, 5).median_us;
     }
-    snprintf(line, sizeof line, "%7s %5s %9s", "cub", "", "");
-    out << line;
-    for (const Probe& p : probes) {
-        snprintf(line, sizeof line, " | %14.2f", p.cub_us);
-        out << line;
-    }
-    out << "\n";
+    row("cub", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
     for (int threads : {256, 512})
         for (int unroll : {4, 8})
             for (int per_sm : {1, 2, 3, 4, 6, 8}) {

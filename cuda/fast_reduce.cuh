@@ -15,8 +15,9 @@ namespace rl::cuda::fast {
 
 // 16-byte vectors of each element type, and how a vector's elements reach the accumulator.
 template <class Elem> struct Vector;
-template <> struct Vector<float> {
-    using Raw = float4;
+// Four 4-byte elements read as they are (f32, i32).
+template <class Elem, class Raw4> struct Vector4 {
+    using Raw = Raw4;
     static constexpr int kElems = 4;
     template <class F> __device__ static void each(const Raw& v, F&& f) {
         f(0, v.x);
@@ -24,8 +25,9 @@ template <> struct Vector<float> {
         f(2, v.z);
         f(3, v.w);
     }
-    __device__ static float widen(float x) { return x; }
+    __device__ static Elem widen(Elem x) { return x; }
 };
+template <> struct Vector<float> : Vector4<float, float4> {};
 // bf16 is stored as its 16-bit pattern; widening to f32 is a shift (exact), two per 32-bit word.
 template <> struct Vector<uint16_t> {
     using Raw = uint4;
@@ -44,17 +46,7 @@ template <> struct Vector<uint16_t> {
     }
     __device__ static float widen(uint16_t x) { return bf16_to_float(x); }
 };
-template <> struct Vector<int32_t> {
-    using Raw = int4;
-    static constexpr int kElems = 4;
-    template <class F> __device__ static void each(const Raw& v, F&& f) {
-        f(0, v.x);
-        f(1, v.y);
-        f(2, v.z);
-        f(3, v.w);
-    }
-    __device__ static int32_t widen(int32_t x) { return x; }
-};
+template <> struct Vector<int32_t> : Vector4<int32_t, int4> {};
 template <> struct Vector<double> {
     using Raw = double2;
     static constexpr int kElems = 2;
