@@ -631,25 +631,45 @@ BenchReport run_bench(const BenchOptions& o) {
 std::string tune_fast_path(int log2_f32, int reps) {
     const DeviceInfo info = probe_device();
     if (!info.usable) throw Error("rlab bench --tune needs a GPU: " + info.reason);
-    // The sums each launch shape is tried on: f32 at 2^log2_f32, the 67M bf16 worked example, f64 and i32 at
-    // 2^24 (where f64 trailed CUB), and f32 at 2^12 with a cold L2 (where one block waits on HBM twice).
+    // The sums each launch shape is tried on: f32 at 2^log2_f32 (also in the deterministic mode, whose finish
+    // reads every block's partial), f32 at 2^30 cold and i32, f64 and bf16 at 1 GiB (where one machine's CUB led
+    // by 2-3.6% on 2026-12-01), the 67M bf16 worked example, f64 and i32 at 2^24 (where f64 trailed CUB), f32 at
+    // 2^12 with a cold L2 (where one block waits on HBM twice) and a misaligned f64 3e8.
     struct Probe {
-        const char* name;
-        DType type;
-        uint64_t n;
-        bool cold;
-        uint32_t offset;  // elements past the buffer's aligned start
+        const char* name = "";
+        DType type = DType::F32;
+        uint64_t n = 0;
+        bool cold = false;
+        uint32_t offset = 0;  // elements past the buffer's aligned start
+        FastMode mode = FastMode::Atomic;
         double cub_us = 0;
         std::unique_ptr<DeviceMemory> mem;
         const void* in() const { return static_cast<const char*>(mem->ptr) + offset * elem_bytes(type); }
     };
     std::vector<Probe> probes;
-    probes.push_back({"f32 2^L", DType::F32, uint64_t(1) << log2_f32, false, 0, 0, {}});
-    probes.push_back({"bf16 67M", DType::BF16, 67108864, false, 0, 0, {}});
-    probes.push_back({"f64 2^24", DType::F64, uint64_t(1) << 24, false, 0, 0, {}});
-    probes.push_back({"i32 2^24", DType::I32, uint64_t(1) << 24, false, 0, 0, {}});
-    probes.push_back({"f32 2^12 cold", DType::F32, uint64_t(1) << 12, true, 0, 0, {}});
-    probes.push_back({"f64 3e8 +1", DType::F64, 300000000, false, 1, 0, {}});  // misaligned: 0.94x CUB on 2026-12-01
+    auto probe = [&](const char* name, DType type, uint64_t n, bool cold, uint32_t offset,
+                     FastMode mode = FastMode::Atomic) {
+        Probe& p = probes.emplace_back();
+        p.name = name, p.type = type, p.n = n, p.cold = cold, p.offset = offset, p.mode = mode;
+    };
+    const uint64_t gib = uint64_t(1) << 30;
+    probe("f32 2^L", DType::F32, uint64_t(1) << log2_f32, false, 0);
+    probe("f32 2^L det", DType::F32, uint64_t(1) << log2_f32, false, 0, FastMode::Deterministic);
+    probe("f32 2^30 cold", DType::F32, gib, true, 0);
+    probe("i32 1GiB", DType::I32, gib / 4, false, 0);
+    probe("f64 1GiB cold", DType::F64, gib / 8, true, 0);
+    probe("bf16 1GiB", DType::BF16, gib / 2, false, 0);
+    probe("bf16 67M", DType::BF16, 67108864, false, 0);
+    probe("f64 2^24", DType::F64, uint64_t(1) << 24, false, 0);
+    probe("i32 2^24", DType::I32, uint64_t(1) << 24, false, 0);
+    probe("f32 2^12 cold", DType::F32, uint64_t(1) << 12, true, 0);
+    probe("f32 2^20", DType::F32, uint64_t(1) << 20, false, 0);
+    probe("f32 2^22 cold", DType::F32, uint64_t(1) << 22, true, 0);
+    probe("bf16 2^20 cold", DType::BF16, uint64_t(1) << 20, true, 0);  // the deterministic mode 7% slower (12-01)
+    probe("bf16 2^20 c det", DType::BF16, uint64_t(1) << 20, true, 0, FastMode::Deterministic);
+    probe("f64 2^20 cold", DType::F64, uint64_t(1) << 20, true, 0);
+    probe("f64 2^20 c det", DType::F64, uint64_t(1) << 20, true, 0, FastMode::Deterministic);
+    probe("f64 3e8 +1", DType::F64, 300000000, false, 1);  // misaligned: 0.94x CUB on 2026-12-01
     for (Probe& p : probes) {
         p.mem = std::make_unique<DeviceMemory>((p.n + 1) * elem_bytes(p.type));
         const uint64_t filled = p.n + p.offset;
@@ -666,11 +686,13 @@ std::string tune_fast_path(int log2_f32, int reps) {
     Timer timer(size_t(prop.l2CacheSize));
     std::ostringstream out;
     out << "fast path launch shapes on " << info.name << ", median us over up to " << reps << " reps (f32 2^L: L = "
-        << log2_f32 << ")\n";
+        << log2_f32 << "); bound: the launch bounds' resident blocks per SM (0: none); waves: the grid of a large "
+           "input in multiples of the blocks resident at once; pf: the end's words prefetched into L2\n";
     char line[256];
     // One row of the table: its left columns, then one cell per probe.
-    auto row = [&](const char* a, const char* b, const char* c, auto&& cell) {
-        snprintf(line, sizeof line, "%7s %5s %9s", a, b, c);
+    auto row = [&](const char* a, const char* b, const char* c, const char* d, const char* e, const char* f,
+                   auto&& cell) {
+        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s %3s", a, b, c, d, e, f);
         out << line;
         for (const Probe& p : probes) {
             cell(p);
@@ -678,26 +700,32 @@ std::string tune_fast_path(int log2_f32, int reps) {
         }
         out << "\n";
     };
-    row("threads", "loads", "blocks/SM", [&](const Probe& p) { snprintf(line, sizeof line, " | %14s", p.name); });
+    row("threads", "loads", "blocks/SM", "bound", "waves", "pf",
+        [&](const Probe& p) { snprintf(line, sizeof line, " | %14s", p.name); });
     for (Probe& p : probes) {
         CubVariant cub(p.type, Op::Sum, p.n, p.in());
         p.cub_us = timer.measure(cub, p.cold, reps, 5).median_us;
     }
-    row("cub", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
-    for (int threads : {256, 512})
-        for (int unroll : {4, 8})
-            for (int per_sm : {1, 2, 3, 4, 6, 8}) {
-                const FastConfig cfg{threads, unroll, per_sm};
-                snprintf(line, sizeof line, "%7d %5d %9d", threads, unroll, per_sm);
-                out << line;
-                for (const Probe& p : probes) {
-                    FastVariant v(p.type, Op::Sum, FastMode::Atomic, p.n, p.in(), cfg);
-                    const double t = timer.measure(v, p.cold, reps, 5).median_us;
-                    snprintf(line, sizeof line, " | %7.2f %5.3fx", t, p.cub_us / t);
-                    out << line;
-                }
-                out << "\n";
-            }
+    row("cub", "", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
+    // threads, loads, blocks per SM, waves, launch bounds, prefetch: the default with and without its prefetch, the
+    // default of 2026-12-01 (512 x 8, the compiler's registers, no prefetch), CUB's five waves, launch bounds of one
+    // resident block (up to 128 registers) and of CUB's occupancy.
+    const FastConfig shapes[] = {{256, 8, 8, 1, 1, true},  {256, 8, 8, 1, 1, false}, {512, 8, 4, 1, 0, false},
+                                 {512, 8, 4, 1, 0, true},  {512, 8, 4, 5, 0, true},  {512, 4, 4, 1, 0, true},
+                                 {512, 8, 4, 1, 1, true},  {512, 4, 4, 1, 1, true},  {512, 8, 3, 1, 3, true},
+                                 {256, 4, 8, 1, 8, true},  {256, 4, 8, 5, 8, true}};
+    for (const FastConfig& cfg : shapes) {
+        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d %3s", cfg.threads, cfg.unroll, cfg.blocks_per_sm,
+                 cfg.min_blocks, cfg.waves, cfg.prefetch ? "yes" : "no");
+        out << line;
+        for (const Probe& p : probes) {
+            FastVariant v(p.type, Op::Sum, p.mode, p.n, p.in(), cfg);
+            const double t = timer.measure(v, p.cold, reps, 5).median_us;
+            snprintf(line, sizeof line, " | %7.2f %5.3fx", t, p.cub_us / t);
+            out << line;
+        }
+        out << "\n";
+    }
     out << "(each cell: median us and CUB / fast; above 1x the fast path is faster)\n";
     return out.str();
 }

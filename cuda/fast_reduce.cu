@@ -13,41 +13,46 @@ namespace rl::cuda {
 namespace {
 
 
-// The launch shapes compiled: every type/op/mode gets the default (512 threads, 8 loads in
-// flight); the sums (f32, bf16, f64, i32), which the tuning sweep compares, also get 256 threads and 4 loads.
-template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll) {
+// The launch shapes compiled: every type/op/mode gets the default (256 threads, 8 loads in flight, registers up to
+// the compiler); the sums (f32, bf16, f64, i32), which the tuning sweep compares, also the other shapes it tries.
+template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll, int min_blocks) {
     constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>> || std::is_same_v<OpT, SumOp<double>> ||
                             std::is_same_v<OpT, SumOp<int32_t>>;
-    if (threads == 512 && unroll == 8) return (const void*)fast::reduce<OpT, Elem, 512, 8, kDet>;
+    auto is = [&](int t, int u, int b) { return threads == t && unroll == u && min_blocks == b; };
+    using namespace fast;
+    if (is(256, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 256, 8, 1, kDet>;
     if constexpr (kTuned) {
-        if (threads == 512 && unroll == 4) return (const void*)fast::reduce<OpT, Elem, 512, 4, kDet>;
-        if (threads == 256 && unroll == 8) return (const void*)fast::reduce<OpT, Elem, 256, 8, kDet>;
-        if (threads == 256 && unroll == 4) return (const void*)fast::reduce<OpT, Elem, 256, 4, kDet>;
+        if (is(512, 8, 0)) return (const void*)reduce<OpT, Elem, 512, 8, kDet>;
+        if (is(512, 4, 0)) return (const void*)reduce<OpT, Elem, 512, 4, kDet>;
+        if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet>;
+        if (is(512, 4, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 4, 1, kDet>;
+        if (is(512, 8, 3)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 3, kDet>;
+        if (is(256, 4, 8)) return (const void*)reduce_bounded<OpT, Elem, 256, 4, 8, kDet>;
     }
     return nullptr;
 }
 
-template <class OpT, class Elem> const void* kernel_for(FastMode mode, int threads, int unroll) {
-    return mode == FastMode::Deterministic ? kernel_for<OpT, Elem, true>(threads, unroll)
-                                           : kernel_for<OpT, Elem, false>(threads, unroll);
+template <class OpT, class Elem> const void* kernel_for(FastMode mode, const FastConfig& c) {
+    return mode == FastMode::Deterministic ? kernel_for<OpT, Elem, true>(c.threads, c.unroll, c.min_blocks)
+                                           : kernel_for<OpT, Elem, false>(c.threads, c.unroll, c.min_blocks);
 }
 
-template <class A, class Elem> const void* kernel_for(Op op, FastMode mode, int threads, int unroll) {
+template <class A, class Elem> const void* kernel_for(Op op, FastMode mode, const FastConfig& c) {
     switch (op) {
-        case Op::Sum: return kernel_for<SumOp<A>, Elem>(mode, threads, unroll);
-        case Op::Max: return kernel_for<MaxOp<A>, Elem>(mode, threads, unroll);
-        case Op::Min: return kernel_for<MinOp<A>, Elem>(mode, threads, unroll);
+        case Op::Sum: return kernel_for<SumOp<A>, Elem>(mode, c);
+        case Op::Max: return kernel_for<MaxOp<A>, Elem>(mode, c);
+        case Op::Min: return kernel_for<MinOp<A>, Elem>(mode, c);
         default: return nullptr;
     }
 }
 
-const void* kernel_for(DType type, Op op, FastMode mode, int threads, int unroll) {
+const void* kernel_for(DType type, Op op, FastMode mode, const FastConfig& c) {
     switch (type) {
-        case DType::F32: return kernel_for<float, float>(op, mode, threads, unroll);
-        case DType::BF16: return kernel_for<float, uint16_t>(op, mode, threads, unroll);
-        case DType::F64: return kernel_for<double, double>(op, mode, threads, unroll);
+        case DType::F32: return kernel_for<float, float>(op, mode, c);
+        case DType::BF16: return kernel_for<float, uint16_t>(op, mode, c);
+        case DType::F64: return kernel_for<double, double>(op, mode, c);
         case DType::I32:  // sums only: integer max/min have no row in the matrix
-            return op == Op::Sum ? kernel_for<SumOp<int32_t>, int32_t>(mode, threads, unroll) : nullptr;
+            return op == Op::Sum ? kernel_for<SumOp<int32_t>, int32_t>(mode, c) : nullptr;
         default: return nullptr;
     }
 }
@@ -59,17 +64,18 @@ struct FastReducer::Impl {
     FastConfig config;
     size_t elem_bytes = 4, acc_bytes = 4;
     int elems_per_vector = 4;
-    uint32_t max_grid = 1;
+    uint32_t resident_grid = 1;  // blocks that run at once
+    uint32_t max_grid = 1;       // resident_grid * waves
     void* scratch = nullptr;   // fast::Scratch<A>
     void* partials = nullptr;  // max_grid accumulators
 };
 
-FastConfig default_fast_config(DType type, Op op) {
-    // Chosen by `rlab bench --tune` on the H200 (docs/bench/h200-2026-12-01-tuning.md): 512 threads with 8
-    // loads of 16 bytes in flight and 4 blocks per SM, except f64, whose misaligned 3e8 sum lost 2-6% to CUB
-    // with 4 blocks per SM and tied it with 4 loads and 2 blocks (2^24 unchanged within the spread).
-    if (type == DType::F64 && op == Op::Sum) return FastConfig{512, 4, 2};
-    return FastConfig{512, 8, 4};
+FastConfig default_fast_config(DType, Op) {
+    // Chosen by `rlab bench --tune` on the H200 (docs/bench/h200-2026-12-01-tuning.md, calls 9-11): 256 threads with
+    // 8 loads of 16 bytes in flight, launch bounds of one block per SM so that the compiler keeps every load's
+    // registers (94 for f32 sums: two such blocks fit an SM), and the end's words fetched into L2 at the start.
+    // Asking for CUB's occupancy instead (32 registers), or running a large input in CUB's waves, was slower.
+    return FastConfig{256, 8, 8, 1, 1, true};
 }
 
 FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : impl_(std::make_unique<Impl>()) {
@@ -79,7 +85,7 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     // deterministic mode of i32 sums is the atomic one (the ordered finish costs an extra step for nothing).
     if (type == DType::I32 && op == Op::Sum) mode = FastMode::Atomic;
     m.config = config;
-    m.kernel = kernel_for(type, op, mode, config.threads, config.unroll);
+    m.kernel = kernel_for(type, op, mode, config);
     if (!m.kernel)
         throw Error("the fast path has no kernel for this request (" + supported() + ")");
     m.elem_bytes = type == DType::F64 ? 8 : type == DType::BF16 ? 2 : 4;
@@ -90,8 +96,8 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     RL_CUDA(cudaGetDevice(&dev));
     RL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, m.kernel, config.threads, 0));
-    // More blocks than fit at once would run in waves and leave a ragged last wave.
-    m.max_grid = uint32_t(sms) * uint32_t(std::max(1, std::min(config.blocks_per_sm, resident)));
+    m.resident_grid = uint32_t(sms) * uint32_t(std::max(1, std::min(config.blocks_per_sm, resident)));
+    m.max_grid = m.resident_grid * uint32_t(std::max(1, config.waves));
 
     RL_CUDA(cudaMalloc(&m.scratch, 16));
     RL_CUDA(cudaMalloc(&m.partials, size_t(m.max_grid) * m.acc_bytes));
@@ -117,10 +123,14 @@ uint32_t FastReducer::grid_for(uint64_t n) const {
     const Impl& m = *impl_;
     // One block while one round of loads per thread covers the input: a single trip to memory and
     // no grid stage. Beyond that, every SM gets blocks (one vector per thread at least), so that
-    // all of the chip's load slots work, up to max_grid.
+    // all of the chip's load slots work, up to the blocks that fit at once. Only an input that gives every block
+    // of the larger grid at least two rounds of loads runs in waves: below that, the waves' extra blocks cost more
+    // partials and block starts than the balance gains.
     const uint64_t vectors = (n + m.elems_per_vector - 1) / m.elems_per_vector;
-    if (vectors <= uint64_t(m.config.threads) * m.config.unroll) return 1;
-    return uint32_t(std::clamp<uint64_t>((vectors + m.config.threads - 1) / m.config.threads, 2, m.max_grid));
+    const uint64_t round = uint64_t(m.config.threads) * uint64_t(m.config.unroll);
+    if (vectors <= round) return 1;
+    if (m.max_grid > m.resident_grid && vectors >= uint64_t(m.max_grid) * round * 2) return m.max_grid;
+    return uint32_t(std::clamp<uint64_t>((vectors + m.config.threads - 1) / m.config.threads, 2, m.resident_grid));
 }
 
 void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_output, void* stream) {
@@ -136,7 +146,8 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
     const uint64_t vectors = n / uint64_t(m.elems_per_vector) + 1;
     const uint64_t threads = uint64_t(m.config.threads);
     uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
-    void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};
+    bool prefetch = m.config.prefetch;
+    void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output, &prefetch};
     // (Two kernels for one block were measured on the H200 and reverted: 256 threads with the same code, 2^12 f32
     // in 5.47 us instead of 4.54 us with the launch queued (2026-11-29); 256 threads with 16 predicated loads and
     // no loop, 2^12 f32 cold in 4.80 us instead of 4.22 (2026-12-01, docs/bench/h200-2026-12-01-tuning.md).)
@@ -145,8 +156,9 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
 }
 
 std::string FastReducer::supported() {
-    return "types f32|bf16|f64 (sum|max|min) and i32 (sum), threads 512 with 8 loads in flight; sums also "
-           "256 threads and 4 loads";
+    return "types f32|bf16|f64 (sum|max|min) and i32 (sum), threads 256 with 8 loads in flight and launch bounds of "
+           "one block; sums also 512 x 8 and 512 x 4 (launch bounds of none or one block), 512 x 8 (3 blocks) and "
+           "256 x 4 (8 blocks)";
 }
 
 }  // namespace rl::cuda

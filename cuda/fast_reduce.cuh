@@ -142,23 +142,33 @@ template <class OpT, int kElems> __device__ typename OpT::Value combine_lanes(co
     return r;
 }
 
+__device__ inline void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
+
 // Scratch shared by launches: zero ticket and identity word between launches (the last block resets them).
 template <class A> struct Scratch {
     A word;
     unsigned ticket;
 };
 
-// per_block: the vectors each block reads (a multiple of kThreads), computed once on the host rather than by a
-// 64-bit division in every thread. (Launch bounds asking for 2048 resident threads per SM, to cap registers
-// at 32, were measured on the H200 on 2026-12-01 and reverted: bf16 67M went from 36.8 to 43.1 us.)
+// The kernel's body (the __global__ wrappers below differ only in their launch bounds). per_block: the vectors each
+// block reads (a multiple of kThreads), computed once on the host rather than by a 64-bit division in every thread.
 template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic>
-__global__ void __launch_bounds__(kThreads)
-    reduce(const Elem* __restrict__ in, uint64_t n, uint64_t per_block, typename OpT::Value* __restrict__ partials,
-           Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
+__device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
+                                            typename OpT::Value* __restrict__ partials,
+                                            Scratch<typename OpT::Value>* scratch, typename OpT::Value* out,
+                                            bool prefetch) {
     using A = typename OpT::Value;
     using V = Vector<Elem>;
     constexpr int kElems = V::kElems;
 
+    // The words this block writes at its end (its partial, the shared word and ticket, the result) are fetched into
+    // L2 now, while its loads stream: after a cold L2, each would otherwise cost a trip to HBM after the loop, and
+    // the ticket's trip waits behind the fence that follows the partial's store.
+    if (prefetch && threadIdx.x == 0) {
+        prefetch_l2(scratch);
+        prefetch_l2(out);
+        if constexpr (kDeterministic) prefetch_l2(partials + blockIdx.x);
+    }
     const Span<Elem> sp(in, n);
     const auto* vin = sp.vin;
     const uint64_t vectors = sp.vectors;
@@ -227,18 +237,21 @@ __global__ void __launch_bounds__(kThreads)
         // H200's full grids (528 blocks) cost one trip to L2 (a warp-0 loop of one load at a time was measured
         // slower than the block's tree at full grids). No fence here: the writers fenced before their tickets,
         // and __ldcg reads L2, where their stores are.
-        if (threadIdx.x >= 32) return;
+        // A grid run in waves (more blocks than fit at once: large inputs) has more partials than warp 0 loads in
+        // one trip; the whole block loads them then, and its tree (fixed too) combines them.
         constexpr uint32_t kLoads = 24;
+        const uint32_t loaders = gridDim.x <= 32 * kLoads ? 32 : kThreads;
+        if (threadIdx.x >= loaders) return;
         A p = OpT::identity();
-        for (uint32_t b = threadIdx.x; b < gridDim.x; b += 32 * kLoads) {
+        for (uint32_t b = threadIdx.x; b < gridDim.x; b += loaders * kLoads) {
             A v[kLoads];
 #pragma unroll
             for (uint32_t j = 0; j < kLoads; ++j)
-                v[j] = b + 32 * j < gridDim.x ? __ldcg(partials + b + 32 * j) : OpT::identity();
+                v[j] = b + loaders * j < gridDim.x ? __ldcg(partials + b + loaders * j) : OpT::identity();
 #pragma unroll
             for (uint32_t j = 0; j < kLoads; ++j) p = OpT::combine(p, v[j]);
         }
-        p = warp_reduce<OpT>(p);
+        p = loaders == 32 ? warp_reduce<OpT>(p) : block_reduce<OpT, kThreads>(p);
         if (threadIdx.x == 0) {
             *out = p;
             scratch->ticket = 0;
@@ -247,6 +260,37 @@ __global__ void __launch_bounds__(kThreads)
         *out = atomic_take(&scratch->word, OpT::identity());
         scratch->ticket = 0;
     }
+}
+
+// The registers are left to the compiler (44 for f32 sums at 512 x 8 on sm_90: two blocks per SM).
+template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic>
+__global__ void __launch_bounds__(kThreads)
+    reduce(const Elem* __restrict__ in, uint64_t n, uint64_t per_block, typename OpT::Value* __restrict__ partials,
+           Scratch<typename OpT::Value>* scratch, typename OpT::Value* out, bool prefetch) {
+    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic>(in, n, per_block, partials, scratch, out, prefetch);
+}
+
+// kMinBlocks resident blocks per SM asked of the compiler, which sets the registers it may use: 1 lets it take
+// up to 128 (94 for f32 sums at 512 x 8), 4 of 512 threads cap them at 32 (CUB's occupancy).
+// Threads an SM of the architecture being compiled holds (the host pass sees the largest), so that a shape asking for
+// more resident blocks than fit (sm_75 holds 1024 threads) compiles for that architecture with what fits.
+constexpr int resident_blocks(int threads, int blocks) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    constexpr int kSmThreads = 1024;
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 860 && __CUDA_ARCH__ < 900
+    constexpr int kSmThreads = 1536;
+#else
+    constexpr int kSmThreads = 2048;
+#endif
+    return blocks * threads > kSmThreads ? kSmThreads / threads : blocks;
+}
+
+template <class OpT, class Elem, int kThreads, int kUnroll, int kMinBlocks, bool kDeterministic>
+__global__ void __launch_bounds__(kThreads, resident_blocks(kThreads, kMinBlocks))
+    reduce_bounded(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
+                   typename OpT::Value* __restrict__ partials, Scratch<typename OpT::Value>* scratch,
+                   typename OpT::Value* out, bool prefetch) {
+    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic>(in, n, per_block, partials, scratch, out, prefetch);
 }
 
 }  // namespace rl::cuda::fast

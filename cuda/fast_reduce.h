@@ -18,7 +18,11 @@ enum class FastMode { Atomic, Deterministic };
 struct FastConfig {
     int threads = 0;         // 256 or 512
     int unroll = 8;          // 16-byte loads in flight per thread: 4 or 8
-    int blocks_per_sm = 4;   // grid = SMs * blocks_per_sm (fewer when n is small)
+    int blocks_per_sm = 4;   // blocks resident at once: SMs * min(blocks_per_sm, what fits) (fewer when n is small)
+    int waves = 1;           // large inputs: a grid of `waves` times the resident blocks, so that early finishers
+                             // take the next segment instead of idling while the slowest SM ends (CUB: 5)
+    int min_blocks = 0;      // launch bounds: resident blocks per SM the compiler must allow (0: its own choice)
+    bool prefetch = true;    // the words written at the end fetched into L2 at the start
 };
 
 // The launch shape per element type and operator (the policy `rlab bench --tune` chose on the H200, docs/bench/).

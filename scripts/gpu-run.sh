@@ -5,7 +5,8 @@
 # Needs the header-only dependencies in .deps/ (scripts/prepare-gpu-deps.sh makes it).
 # Modes (RLAB_GPU_ONLY): corpus (build, record the trace corpus, divergent-shuffle on the hardware),
 # tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, fast-matrix
-# (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), bench,
+# (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), tune (the
+# exact fast-path tests and three rounds of --tune), bench,
 # final, session (student suites, fast-path tests and the recorded --fast-matrix, then the other gpu tests),
 # lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
 # commit its contents under lessons/recorded/), student (a student's kernel on the GPU: build the runner and its
@@ -29,7 +30,7 @@ rlab=build/gpu/app/cli/rlab
 echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
-case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix) targets=(--target rlab rlab_gpu_tests) ;; lessons | ncu-fast) targets=(--target rlab) ;;
+case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix | tune) targets=(--target rlab rlab_gpu_tests) ;; lessons | ncu-fast) targets=(--target rlab) ;;
   student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;;
   session) targets=(--target rlab rlab_gpu_tests rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
@@ -215,6 +216,18 @@ fi
 
 # The fast path's matrix (issue 18): its exact GPU tests, the launch-shape sweep, then fast, deterministic and CUB over
 # every type at every power 2^10..2^30 and odd sizes (misaligned), warm and cold, three rounds: $OUT/bench-fast.json.
+# The fast path's launch shapes against CUB, three times over (the machine's own drift shows between them), after
+# the exact fast-path tests that every shape must pass.
+if [ "${RLAB_GPU_ONLY:-}" = tune ]; then
+  build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*" >"$OUT/fast-tests.log" 2>&1
+  echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"
+  for round in 1 2 3; do
+    timeout 120 $rlab bench --tune --sizes 28 --reps 100 >"$OUT/tune-$round.txt" 2>&1
+    { echo "## rlab bench --tune, round $round (exit $?, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
+  done
+  pack_out; cat "$report"; exit 0
+fi
+
 if [ "${RLAB_GPU_ONLY:-}" = fast-matrix ]; then
   build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*,rlab bench --fast-matrix*" >"$OUT/fast-tests.log" 2>&1
   echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"

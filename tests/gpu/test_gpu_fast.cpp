@@ -85,7 +85,8 @@ int exact_k(uint64_t i) {
 
 // The fast path over elements [0, n) of the exact inputs stored as `type` from `offset` elements into the
 // buffer, with elements [zero_from, zero_to) replaced by 0 (a control); the result's bits, widened to 8 bytes.
-uint64_t run_exact(DType type, Op op, FastMode mode, size_t n, size_t offset, size_t zero_from = 0, size_t zero_to = 0) {
+uint64_t run_exact(DType type, Op op, FastMode mode, size_t n, size_t offset, size_t zero_from = 0, size_t zero_to = 0,
+                   FastConfig config = {}) {
     const size_t esize = type == DType::F64 ? 8 : type == DType::BF16 ? 2 : 4;
     std::vector<unsigned char> bytes((n + offset) * esize, 0);
     for (size_t i = 0; i < n; ++i) {
@@ -108,7 +109,7 @@ uint64_t run_exact(DType type, Op op, FastMode mode, size_t n, size_t offset, si
     Buffer in(bytes.size() + 16), out(8);
     REQUIRE(cudaMemcpy(in.p, bytes.data(), bytes.size(), cudaMemcpyHostToDevice) == cudaSuccess);
     REQUIRE(cudaMemset(out.p, 0, 8) == cudaSuccess);
-    FastReducer r(type, op, mode);
+    FastReducer r(type, op, mode, config);
     r.enqueue(static_cast<unsigned char*>(in.p) + offset * esize, n, out.p, nullptr);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     uint64_t bits = 0;
@@ -162,6 +163,35 @@ TEST_CASE("fast path: exact inputs give the exact answer's bits for every type, 
                 }
     MESSAGE(cases << " exact fast-path cases checked bit for bit");
     CHECK(cases > 800);
+}
+
+TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's bits at a size that fills its grid") {
+    // The shapes `rlab bench --tune` compares (threads, loads, blocks per SM, waves, launch bounds). Each runs at a
+    // size that gives its grid of waves two rounds of loads per block, so the waves and, in the deterministic
+    // mode, the whole block's finish over more partials than warp 0 loads at once are what is checked.
+    const FastConfig shapes[] = {{256, 8, 8, 4, 1}, {512, 8, 4, 8, 0}, {512, 8, 3, 4, 3}, {256, 4, 8, 2, 8}};
+    int cases = 0;
+    for (const FastConfig& c : shapes)
+        for (DType type : {DType::F32, DType::F64, DType::BF16, DType::I32})
+            for (FastMode mode : {FastMode::Atomic, FastMode::Deterministic}) {
+                CAPTURE(c.threads);
+                CAPTURE(c.unroll);
+                CAPTURE(c.waves);
+                CAPTURE(c.min_blocks);
+                CAPTURE(to_string(type));
+                CAPTURE(int(mode));
+                FastReducer probe(type, Op::Sum, mode, c);
+                // The grid of waves (what a huge input gets), then a size that gives each of its blocks two rounds of
+                // loads and a ragged tail.
+                const uint32_t grid = probe.grid_for(uint64_t(1) << 40);
+                const size_t per_vector = type == DType::F64 ? 2 : type == DType::BF16 ? 8 : 4;
+                const size_t n = size_t(grid) * size_t(c.threads * c.unroll) * 2 * per_vector + 7;
+                REQUIRE(probe.grid_for(n) == grid);
+                CHECK(grid > 32 * 24);  // more partials than warp 0 loads in one trip
+                CHECK(run_exact(type, Op::Sum, mode, n, 1, 0, 0, c) == exact_bits(type, Op::Sum, n));
+                ++cases;
+            }
+    MESSAGE(cases << " launch shapes checked bit for bit");
 }
 
 TEST_CASE("fast path: the exact check catches a dropped element and a dropped block (controls)") {
