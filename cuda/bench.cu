@@ -687,12 +687,11 @@ std::string tune_fast_path(int log2_f32, int reps) {
     std::ostringstream out;
     out << "fast path launch shapes on " << info.name << ", median us over up to " << reps << " reps (f32 2^L: L = "
         << log2_f32 << "); bound: the launch bounds' resident blocks per SM (0: none); waves: the grid of a large "
-           "input in multiples of the blocks resident at once; pf: the end's words prefetched into L2\n";
+           "input in multiples of the blocks resident at once\n";
     char line[256];
     // One row of the table: its left columns, then one cell per probe.
-    auto row = [&](const char* a, const char* b, const char* c, const char* d, const char* e, const char* f,
-                   auto&& cell) {
-        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s %3s", a, b, c, d, e, f);
+    auto row = [&](const char* a, const char* b, const char* c, const char* d, const char* e, auto&& cell) {
+        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s", a, b, c, d, e);
         out << line;
         for (const Probe& p : probes) {
             cell(p);
@@ -700,23 +699,22 @@ std::string tune_fast_path(int log2_f32, int reps) {
         }
         out << "\n";
     };
-    row("threads", "loads", "blocks/SM", "bound", "waves", "pf",
+    row("threads", "loads", "blocks/SM", "bound", "waves",
         [&](const Probe& p) { snprintf(line, sizeof line, " | %14s", p.name); });
     for (Probe& p : probes) {
         CubVariant cub(p.type, Op::Sum, p.n, p.in());
         p.cub_us = timer.measure(cub, p.cold, reps, 5).median_us;
     }
-    row("cub", "", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
-    // threads, loads, blocks per SM, waves, launch bounds, prefetch: the default with and without its prefetch, the
-    // default of 2026-12-01 (512 x 8, the compiler's registers, no prefetch), CUB's five waves, launch bounds of one
-    // resident block (up to 128 registers) and of CUB's occupancy.
-    const FastConfig shapes[] = {{256, 8, 8, 1, 1, true},  {256, 8, 8, 1, 1, false}, {512, 8, 4, 1, 0, false},
-                                 {512, 8, 4, 1, 0, true},  {512, 8, 4, 5, 0, true},  {512, 4, 4, 1, 0, true},
-                                 {512, 8, 4, 1, 1, true},  {512, 4, 4, 1, 1, true},  {512, 8, 3, 1, 3, true},
-                                 {256, 4, 8, 1, 8, true},  {256, 4, 8, 5, 8, true}};
+    row("cub", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
+    // threads, loads, blocks per SM, waves, launch bounds: the default, the default of 2026-12-01 until that night
+    // (512 x 8, the compiler's registers), CUB's five waves, other shapes with launch bounds of one resident block
+    // (up to 128 registers), and CUB's occupancy (32 registers).
+    const FastConfig shapes[] = {{512, 8, 1, 1, 1}, {512, 8, 4, 1, 0}, {512, 8, 4, 5, 0}, {512, 4, 4, 1, 0},
+                                 {512, 4, 1, 1, 1}, {256, 8, 8, 1, 1}, {512, 8, 3, 1, 3}, {256, 4, 8, 1, 8},
+                                 {256, 4, 8, 5, 8}};
     for (const FastConfig& cfg : shapes) {
-        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d %3s", cfg.threads, cfg.unroll, cfg.blocks_per_sm,
-                 cfg.min_blocks, cfg.waves, cfg.prefetch ? "yes" : "no");
+        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d", cfg.threads, cfg.unroll, cfg.blocks_per_sm, cfg.min_blocks,
+                 cfg.waves);
         out << line;
         for (const Probe& p : probes) {
             FastVariant v(p.type, Op::Sum, p.mode, p.n, p.in(), cfg);

@@ -13,18 +13,18 @@ namespace rl::cuda {
 namespace {
 
 
-// The launch shapes compiled: every type/op/mode gets the default (256 threads, 8 loads in flight, registers up to
-// the compiler); the sums (f32, bf16, f64, i32), which the tuning sweep compares, also the other shapes it tries.
+// The launch shapes compiled: every type/op/mode gets the default (512 threads, 8 loads in flight, launch bounds of
+// one block per SM); the sums (f32, bf16, f64, i32), which the tuning sweep compares, also the other shapes it tries.
 template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll, int min_blocks) {
     constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>> || std::is_same_v<OpT, SumOp<double>> ||
                             std::is_same_v<OpT, SumOp<int32_t>>;
     auto is = [&](int t, int u, int b) { return threads == t && unroll == u && min_blocks == b; };
     using namespace fast;
-    if (is(256, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 256, 8, 1, kDet>;
+    if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet>;
     if constexpr (kTuned) {
         if (is(512, 8, 0)) return (const void*)reduce<OpT, Elem, 512, 8, kDet>;
         if (is(512, 4, 0)) return (const void*)reduce<OpT, Elem, 512, 4, kDet>;
-        if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet>;
+        if (is(256, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 256, 8, 1, kDet>;
         if (is(512, 4, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 4, 1, kDet>;
         if (is(512, 8, 3)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 3, kDet>;
         if (is(256, 4, 8)) return (const void*)reduce_bounded<OpT, Elem, 256, 4, 8, kDet>;
@@ -71,11 +71,11 @@ struct FastReducer::Impl {
 };
 
 FastConfig default_fast_config(DType, Op) {
-    // Chosen by `rlab bench --tune` on the H200 (docs/bench/h200-2026-12-01-tuning.md, calls 9-11): 256 threads with
-    // 8 loads of 16 bytes in flight, launch bounds of one block per SM so that the compiler keeps every load's
-    // registers (94 for f32 sums: two such blocks fit an SM), and the end's words fetched into L2 at the start.
-    // Asking for CUB's occupancy instead (32 registers), or running a large input in CUB's waves, was slower.
-    return FastConfig{256, 8, 8, 1, 1, true};
+    // Chosen by `rlab bench --tune` on the H200 (docs/bench/h200-2026-12-01-tuning.md, calls 9-11): 512 threads with
+    // 8 loads of 16 bytes in flight and launch bounds of one block per SM, so that the compiler keeps every load's
+    // registers (94 for f32 sums; one block fits an SM). In the same runs, the compiler's own 44 registers (two
+    // blocks per SM) were 1-1.5% slower at 2^28-2^30, and CUB's occupancy (32 registers) or CUB's waves slower still.
+    return FastConfig{512, 8, 1, 1, 1};
 }
 
 FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : impl_(std::make_unique<Impl>()) {
@@ -146,8 +146,7 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
     const uint64_t vectors = n / uint64_t(m.elems_per_vector) + 1;
     const uint64_t threads = uint64_t(m.config.threads);
     uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
-    bool prefetch = m.config.prefetch;
-    void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output, &prefetch};
+    void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};
     // (Two kernels for one block were measured on the H200 and reverted: 256 threads with the same code, 2^12 f32
     // in 5.47 us instead of 4.54 us with the launch queued (2026-11-29); 256 threads with 16 predicated loads and
     // no loop, 2^12 f32 cold in 4.80 us instead of 4.22 (2026-12-01, docs/bench/h200-2026-12-01-tuning.md).)
@@ -156,9 +155,9 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
 }
 
 std::string FastReducer::supported() {
-    return "types f32|bf16|f64 (sum|max|min) and i32 (sum), threads 256 with 8 loads in flight and launch bounds of "
-           "one block; sums also 512 x 8 and 512 x 4 (launch bounds of none or one block), 512 x 8 (3 blocks) and "
-           "256 x 4 (8 blocks)";
+    return "types f32|bf16|f64 (sum|max|min) and i32 (sum), threads 512 with 8 loads in flight and launch bounds of "
+           "one block; sums also 512 x 8 and 512 x 4 without launch bounds, 512 x 4 and 256 x 8 (one block), 512 x 8 "
+           "(3 blocks) and 256 x 4 (8 blocks)";
 }
 
 }  // namespace rl::cuda

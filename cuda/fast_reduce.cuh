@@ -142,8 +142,6 @@ template <class OpT, int kElems> __device__ typename OpT::Value combine_lanes(co
     return r;
 }
 
-__device__ inline void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
-
 // Scratch shared by launches: zero ticket and identity word between launches (the last block resets them).
 template <class A> struct Scratch {
     A word;
@@ -155,20 +153,11 @@ template <class A> struct Scratch {
 template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic>
 __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
                                             typename OpT::Value* __restrict__ partials,
-                                            Scratch<typename OpT::Value>* scratch, typename OpT::Value* out,
-                                            bool prefetch) {
+                                            Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
     using A = typename OpT::Value;
     using V = Vector<Elem>;
     constexpr int kElems = V::kElems;
 
-    // The words this block writes at its end (its partial, the shared word and ticket, the result) are fetched into
-    // L2 now, while its loads stream: after a cold L2, each would otherwise cost a trip to HBM after the loop, and
-    // the ticket's trip waits behind the fence that follows the partial's store.
-    if (prefetch && threadIdx.x == 0) {
-        prefetch_l2(scratch);
-        prefetch_l2(out);
-        if constexpr (kDeterministic) prefetch_l2(partials + blockIdx.x);
-    }
     const Span<Elem> sp(in, n);
     const auto* vin = sp.vin;
     const uint64_t vectors = sp.vectors;
@@ -262,16 +251,18 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
     }
 }
 
-// The registers are left to the compiler (44 for f32 sums at 512 x 8 on sm_90: two blocks per SM).
+// The registers are left to the compiler (44 for f32 sums at 512 x 8 on sm_90: two blocks per SM; the default of
+// 2026-12-01 until the tuning calls of that night).
 template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic>
 __global__ void __launch_bounds__(kThreads)
     reduce(const Elem* __restrict__ in, uint64_t n, uint64_t per_block, typename OpT::Value* __restrict__ partials,
-           Scratch<typename OpT::Value>* scratch, typename OpT::Value* out, bool prefetch) {
-    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic>(in, n, per_block, partials, scratch, out, prefetch);
+           Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
+    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic>(in, n, per_block, partials, scratch, out);
 }
 
 // kMinBlocks resident blocks per SM asked of the compiler, which sets the registers it may use: 1 lets it take
-// up to 128 (94 for f32 sums at 512 x 8), 4 of 512 threads cap them at 32 (CUB's occupancy).
+// up to 128 (94 for f32 sums at 512 x 8: the default, one block per SM), 4 of 512 threads cap them at 32 (CUB's
+// occupancy, measured slower: docs/bench/h200-2026-12-01-tuning.md).
 // Threads an SM of the architecture being compiled holds (the host pass sees the largest), so that a shape asking for
 // more resident blocks than fit (sm_75 holds 1024 threads) compiles for that architecture with what fits.
 constexpr int resident_blocks(int threads, int blocks) {
@@ -289,8 +280,8 @@ template <class OpT, class Elem, int kThreads, int kUnroll, int kMinBlocks, bool
 __global__ void __launch_bounds__(kThreads, resident_blocks(kThreads, kMinBlocks))
     reduce_bounded(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
                    typename OpT::Value* __restrict__ partials, Scratch<typename OpT::Value>* scratch,
-                   typename OpT::Value* out, bool prefetch) {
-    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic>(in, n, per_block, partials, scratch, out, prefetch);
+                   typename OpT::Value* out) {
+    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic>(in, n, per_block, partials, scratch, out);
 }
 
 }  // namespace rl::cuda::fast

@@ -73,7 +73,7 @@ ncu_fast_section() {
   local metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_read.sum.per_second,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size,launch__block_size
   local v k
   for v in fast cub; do
-    k='regex:^reduce$'; [ "$v" = cub ] && k='regex:DeviceReduceKernel'  # the fast path's kernel is fast::reduce
+    k='regex:^reduce(_bounded)?$'; [ "$v" = cub ] && k='regex:DeviceReduceKernel'  # the fast path's kernel: fast::reduce(_bounded)
     timeout 120 ncu --clock-control none -k "$k" -s 3 -c 1 --metrics "$metrics" $rlab bench --sizes 28 --variants "$v" --reps 3 \
       --no-worked-example --no-harris >"$OUT/ncu-fast-$v.txt" 2>&1
   done
