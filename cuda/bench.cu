@@ -669,6 +669,8 @@ std::string tune_fast_path(int log2_f32, int reps) {
     probe("bf16 2^20 c det", DType::BF16, uint64_t(1) << 20, true, 0, FastMode::Deterministic);
     probe("f64 2^20 cold", DType::F64, uint64_t(1) << 20, true, 0);
     probe("f64 2^20 c det", DType::F64, uint64_t(1) << 20, true, 0, FastMode::Deterministic);
+    probe("f32 1e5 cold", DType::F32, 100000, true, 1);  // the deterministic mode 12.9% slower (23:19 UTC)
+    probe("f32 1e5 c det", DType::F32, 100000, true, 1, FastMode::Deterministic);
     probe("f64 3e8 +1", DType::F64, 300000000, false, 1);  // misaligned: 0.94x CUB on 2026-12-01
     for (Probe& p : probes) {
         p.mem = std::make_unique<DeviceMemory>((p.n + 1) * elem_bytes(p.type));
@@ -687,11 +689,12 @@ std::string tune_fast_path(int log2_f32, int reps) {
     std::ostringstream out;
     out << "fast path launch shapes on " << info.name << ", median us over up to " << reps << " reps (f32 2^L: L = "
         << log2_f32 << "); bound: the launch bounds' resident blocks per SM (0: none); waves: the grid of a large "
-           "input in multiples of the blocks resident at once\n";
+           "input in multiples of the blocks resident at once; finish: the deterministic finish's loads per lane\n";
     char line[256];
     // One row of the table: its left columns, then one cell per probe.
-    auto row = [&](const char* a, const char* b, const char* c, const char* d, const char* e, auto&& cell) {
-        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s", a, b, c, d, e);
+    auto row = [&](const char* a, const char* b, const char* c, const char* d, const char* e, const char* f,
+                   auto&& cell) {
+        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s %6s", a, b, c, d, e, f);
         out << line;
         for (const Probe& p : probes) {
             cell(p);
@@ -699,22 +702,24 @@ std::string tune_fast_path(int log2_f32, int reps) {
         }
         out << "\n";
     };
-    row("threads", "loads", "blocks/SM", "bound", "waves",
+    row("threads", "loads", "blocks/SM", "bound", "waves", "finish",
         [&](const Probe& p) { snprintf(line, sizeof line, " | %14s", p.name); });
     for (Probe& p : probes) {
         CubVariant cub(p.type, Op::Sum, p.n, p.in());
         p.cub_us = timer.measure(cub, p.cold, reps, 5).median_us;
     }
-    row("cub", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
-    // threads, loads, blocks per SM, waves, launch bounds: the default, the default of 2026-12-01 until that night
-    // (512 x 8, the compiler's registers), CUB's five waves, other shapes with launch bounds of one resident block
-    // (up to 128 registers), and CUB's occupancy (32 registers).
-    const FastConfig shapes[] = {{512, 8, 1, 1, 1}, {512, 8, 4, 1, 0}, {512, 8, 4, 5, 0}, {512, 4, 4, 1, 0},
-                                 {512, 4, 1, 1, 1}, {256, 8, 8, 1, 1}, {512, 8, 3, 1, 3}, {256, 4, 8, 1, 8},
-                                 {256, 4, 8, 5, 8}};
+    row("cub", "", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
+    // threads, loads, blocks per SM, waves, launch bounds, finish loads: the default and its deterministic finish
+    // with fewer loads per lane (a smaller kernel), the default of 2026-12-01 until that night (512 x 8, the
+    // compiler's registers), CUB's five waves, other shapes with launch bounds of one resident block (up to 128
+    // registers), and CUB's occupancy (32 registers).
+    const FastConfig shapes[] = {{512, 8, 1, 1, 1, 24}, {512, 8, 1, 1, 1, 8},  {512, 8, 1, 1, 1, 4},
+                                 {512, 8, 4, 1, 0, 24}, {512, 8, 4, 5, 0, 24}, {512, 4, 4, 1, 0, 24},
+                                 {512, 4, 1, 1, 1, 24}, {256, 8, 8, 1, 1, 24}, {512, 8, 3, 1, 3, 24},
+                                 {256, 4, 8, 1, 8, 24}};
     for (const FastConfig& cfg : shapes) {
-        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d", cfg.threads, cfg.unroll, cfg.blocks_per_sm, cfg.min_blocks,
-                 cfg.waves);
+        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d %6d", cfg.threads, cfg.unroll, cfg.blocks_per_sm,
+                 cfg.min_blocks, cfg.waves, cfg.finish_loads);
         out << line;
         for (const Probe& p : probes) {
             FastVariant v(p.type, Op::Sum, p.mode, p.n, p.in(), cfg);

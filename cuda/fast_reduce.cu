@@ -15,13 +15,17 @@ namespace {
 
 // The launch shapes compiled: every type/op/mode gets the default (512 threads, 8 loads in flight, launch bounds of
 // one block per SM); the sums (f32, bf16, f64, i32), which the tuning sweep compares, also the other shapes it tries.
-template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll, int min_blocks) {
+template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll, int min_blocks, int finish) {
     constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>> || std::is_same_v<OpT, SumOp<double>> ||
                             std::is_same_v<OpT, SumOp<int32_t>>;
-    auto is = [&](int t, int u, int b) { return threads == t && unroll == u && min_blocks == b; };
+    auto is = [&](int t, int u, int b, int f = 24) {
+        return threads == t && unroll == u && min_blocks == b && finish == f;
+    };
     using namespace fast;
     if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet>;
     if constexpr (kTuned) {
+        if (is(512, 8, 1, 8)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet, 8>;
+        if (is(512, 8, 1, 4)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet, 4>;
         if (is(512, 8, 0)) return (const void*)reduce<OpT, Elem, 512, 8, kDet>;
         if (is(512, 4, 0)) return (const void*)reduce<OpT, Elem, 512, 4, kDet>;
         if (is(256, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 256, 8, 1, kDet>;
@@ -33,8 +37,9 @@ template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, 
 }
 
 template <class OpT, class Elem> const void* kernel_for(FastMode mode, const FastConfig& c) {
-    return mode == FastMode::Deterministic ? kernel_for<OpT, Elem, true>(c.threads, c.unroll, c.min_blocks)
-                                           : kernel_for<OpT, Elem, false>(c.threads, c.unroll, c.min_blocks);
+    return mode == FastMode::Deterministic
+               ? kernel_for<OpT, Elem, true>(c.threads, c.unroll, c.min_blocks, c.finish_loads)
+               : kernel_for<OpT, Elem, false>(c.threads, c.unroll, c.min_blocks, c.finish_loads);
 }
 
 template <class A, class Elem> const void* kernel_for(Op op, FastMode mode, const FastConfig& c) {
@@ -157,7 +162,7 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
 std::string FastReducer::supported() {
     return "types f32|bf16|f64 (sum|max|min) and i32 (sum), threads 512 with 8 loads in flight and launch bounds of "
            "one block; sums also 512 x 8 and 512 x 4 without launch bounds, 512 x 4 and 256 x 8 (one block), 512 x 8 "
-           "(3 blocks) and 256 x 4 (8 blocks)";
+           "(3 blocks) and 256 x 4 (8 blocks); the default's deterministic finish with 8 or 4 loads per lane";
 }
 
 }  // namespace rl::cuda

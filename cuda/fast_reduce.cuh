@@ -150,7 +150,7 @@ template <class A> struct Scratch {
 
 // The kernel's body (the __global__ wrappers below differ only in their launch bounds). per_block: the vectors each
 // block reads (a multiple of kThreads), computed once on the host rather than by a 64-bit division in every thread.
-template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic>
+template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic, uint32_t kFinishLoads = 24>
 __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
                                             typename OpT::Value* __restrict__ partials,
                                             Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
@@ -228,7 +228,7 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
         // and __ldcg reads L2, where their stores are.
         // A grid run in waves (more blocks than fit at once: large inputs) has more partials than warp 0 loads in
         // one trip; the whole block loads them then, and its tree (fixed too) combines them.
-        constexpr uint32_t kLoads = 24;
+        constexpr uint32_t kLoads = kFinishLoads;
         const uint32_t loaders = gridDim.x <= 32 * kLoads ? 32 : kThreads;
         if (threadIdx.x >= loaders) return;
         A p = OpT::identity();
@@ -276,12 +276,13 @@ constexpr int resident_blocks(int threads, int blocks) {
     return blocks * threads > kSmThreads ? kSmThreads / threads : blocks;
 }
 
-template <class OpT, class Elem, int kThreads, int kUnroll, int kMinBlocks, bool kDeterministic>
+template <class OpT, class Elem, int kThreads, int kUnroll, int kMinBlocks, bool kDeterministic,
+          uint32_t kFinishLoads = 24>
 __global__ void __launch_bounds__(kThreads, resident_blocks(kThreads, kMinBlocks))
     reduce_bounded(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
                    typename OpT::Value* __restrict__ partials, Scratch<typename OpT::Value>* scratch,
                    typename OpT::Value* out) {
-    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic>(in, n, per_block, partials, scratch, out);
+    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic, kFinishLoads>(in, n, per_block, partials, scratch, out);
 }
 
 }  // namespace rl::cuda::fast

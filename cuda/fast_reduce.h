@@ -22,6 +22,7 @@ struct FastConfig {
     int waves = 1;           // large inputs: a grid of `waves` times the resident blocks, so that early finishers
                              // take the next segment instead of idling while the slowest SM ends (CUB: 5)
     int min_blocks = 0;      // launch bounds: resident blocks per SM the compiler must allow (0: its own choice)
+    int finish_loads = 24;   // the deterministic finish: partials each lane of warp 0 loads at once
 };
 
 // The launch shape per element type and operator (the policy `rlab bench --tune` chose on the H200, docs/bench/).
