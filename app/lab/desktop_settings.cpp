@@ -3,7 +3,6 @@
 #include "app/lab/desktop_settings.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -13,12 +12,6 @@
 
 namespace rl::lab {
 namespace fs = std::filesystem;
-
-std::string config_dir() {
-    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x == '/') return std::string(x) + "/reduction-lab";
-    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/reduction-lab";
-    return {};
-}
 
 DesktopSettings load_desktop_settings(const std::string& file) {
     DesktopSettings d;

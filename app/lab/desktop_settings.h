@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 #include <vector>
+#include "app/lab/user_dirs.h"
 
 namespace rl::lab {
 
@@ -16,8 +17,7 @@ struct DesktopSettings {
     std::vector<std::string> recent;          // "lesson:NAME" or "trace:FILE", newest first, at most 8
 };
 
-// $XDG_CONFIG_HOME/reduction-lab, else ~/.config/reduction-lab; empty when neither can be named.
-std::string config_dir();
+// The file lives in config_dir() (app/lab/user_dirs.h).
 DesktopSettings load_desktop_settings(const std::string& file);  // defaults when missing or unreadable
 std::string save_desktop_settings(const std::string& file, const DesktopSettings& d);  // an error line, or empty
 // Puts `item` first in the recent list (once), keeping at most 8.

@@ -1,10 +1,13 @@
 // app/lab/exercise_links.cpp — exercises of a lesson, and their run flags parsed as rlab run parses them.
 #include "app/lab/exercise_links.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
 #include "app/lab/kernel_request.h"
+#include "app/lab/user_dirs.h"
 #include "core/error.h"
 
 namespace rl::lab {
@@ -21,9 +24,44 @@ std::vector<Exercise> lesson_exercises(const Lesson& lesson, std::vector<std::st
     return out;
 }
 
+std::string exercise_working_kernel(const Exercise& ex, std::string* note) {
+    return exercise_working_kernel(ex, note, ::access(ex.kernel_file().c_str(), W_OK) == 0);
+}
+
+std::string exercise_working_kernel(const Exercise& ex, std::string* note, bool original_writable) {
+    namespace fs = std::filesystem;
+    const std::string original = ex.kernel_file();
+    if (original_writable) return original;
+    auto say = [&](const std::string& line) {
+        if (note) *note = line;
+    };
+    const std::string base = data_dir();
+    if (base.empty()) {
+        say(original + " is read-only and no folder for your copy can be named (set HOME): edits cannot be saved");
+        return original;
+    }
+    const fs::path copy = fs::path(base) / "exercises" / ex.name / "kernel.cu";
+    std::error_code ec;
+    if (!fs::exists(copy, ec)) {
+        fs::create_directories(copy.parent_path(), ec);
+        if (!ec) fs::copy_file(original, copy, ec);
+        // An installed original is read-only, and copy_file keeps its permissions: the copy must be the student's.
+        if (!ec) fs::permissions(copy, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::add, ec);
+        if (ec) {
+            say(original + " is read-only and " + copy.string() + " cannot be made (" + ec.message() +
+                "): edits cannot be saved");
+            return original;
+        }
+    }
+    say("your copy of exercise " + ex.name + ": " + copy.string() + " (the installed one is read-only; delete the copy "
+        "to start again from it)");
+    return copy.string();
+}
+
 student::KernelRequest exercise_request(const Exercise& ex, bool solution, BackendChoice backend, std::string* note) {
     KernelSettings k;
-    k.file = solution ? ex.solution_file() : ex.kernel_file();
+    std::string copy_note;
+    k.file = solution ? ex.solution_file() : exercise_working_kernel(ex, &copy_note);
     CLI::App app{"exercise"};
     add_size_options(app, k.sizes);
     std::vector<std::string> args(ex.run.rbegin(), ex.run.rend());  // CLI11 takes them last first
@@ -33,7 +71,10 @@ student::KernelRequest exercise_request(const Exercise& ex, bool solution, Backe
         throw Error(ex.dir + "/exercise.toml: run: " + e.what() + " (rlab run's --n --block --grid --input --seed --op)");
     }
     k.backend = backend == BackendChoice::Cpu ? "cpu" : backend == BackendChoice::Cuda ? "cuda" : "auto";
-    return kernel_request(k, note);
+    std::string backend_note;
+    student::KernelRequest r = kernel_request(k, &backend_note);
+    if (note) *note = copy_note.empty() || backend_note.empty() ? copy_note + backend_note : copy_note + "; " + backend_note;
+    return r;
 }
 
 }  // namespace rl::lab

@@ -13,7 +13,16 @@ namespace rl::lab {
 // are appended to `problems` as lines.
 std::vector<Exercise> lesson_exercises(const Lesson& lesson, std::vector<std::string>* problems = nullptr);
 
-// The kernel of an exercise (or its solution) with the exercise's own run flags. Throws rl::Error with one line.
+// The file a student edits for an exercise's kernel: the exercise's own when this user may write it (a source
+// checkout), else a copy under data_dir()/exercises/NAME made on first use (an installed, read-only lesson tree).
+// An existing copy is kept: it holds the student's work. `note` gets a line naming the copy; when no copy can be
+// made, the original (its saves will fail with their reason) and a line saying why.
+std::string exercise_working_kernel(const Exercise& ex, std::string* note);
+// The same with the original's writability given (tests: root may write any file).
+std::string exercise_working_kernel(const Exercise& ex, std::string* note, bool original_writable);
+
+// The kernel of an exercise (its working copy, above) or its solution with the exercise's own run flags. `note`
+// gets the working copy's line and the backend's, joined by "; ". Throws rl::Error with one line.
 student::KernelRequest exercise_request(const Exercise& ex, bool solution, BackendChoice backend, std::string* note);
 
 }  // namespace rl::lab

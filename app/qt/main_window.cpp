@@ -101,14 +101,17 @@ MainWindow::MainWindow(Classroom& c, QWidget* parent) : QMainWindow(parent), c_(
         for (const Exercise& ex : lab::lesson_exercises(c_.lab.lesson.lesson())) {
             if (ex.name != name.toStdString()) continue;
             QString err;
+            std::string file = ex.kernel_file();
             try {
                 std::string note;
-                err = kernel_->open_request(lab::exercise_request(ex, false, c_.lab.backend, &note), note);
+                const student::KernelRequest r = lab::exercise_request(ex, false, c_.lab.backend, &note);
+                file = r.file;  // the student's copy when the lesson tree is read-only
+                err = kernel_->open_request(r, note);
             } catch (const std::exception& e) {
                 err = QString::fromStdString(e.what());
             }
             if (err.isEmpty()) kernel_dock_->show(), kernel_dock_->raise();
-            statusBar()->showMessage(err.isEmpty() ? "running " + QString::fromStdString(ex.kernel_file()) + "…" : err);
+            statusBar()->showMessage(err.isEmpty() ? "running " + QString::fromStdString(file) + "…" : err);
         }
     });
     connect(form_, &ScheduleForm::scheduleEdited, this, [this](const Schedule& s, int backend) {
