@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     const int bench_total = o.bench_frames > 0 ? o.bench_frames + 5 : 0;  // five warm-up frames are not counted
     int frame = 0, exit_code = 0;
     auto last = Clock::now();
-    bool asking_close = false, open_dialog = false;  // the window was closed with unsaved kernel edits: ask
+    lab::CloseGuard close_guard;  // the window was closed with unsaved kernel edits: ask
     while (!glfwWindowShouldClose(window)) {
         if (monkey && monkey->act(window, s)) last = Clock::now();  // a knob's or a lesson's run is not a frame's
         const auto t0 = Clock::now();
@@ -73,10 +73,8 @@ int main(int argc, char** argv) {
         lab::restyle(s);
         glfwPollEvents();
         // Closing with unsaved kernel edits asks first (Save and quit, Discard and quit, Cancel): no work is lost.
-        if (glfwWindowShouldClose(window) && s.kernel_editor.modified() && !asking_close) {
+        if (glfwWindowShouldClose(window) && !close_guard.request(s.kernel_editor))
             glfwSetWindowShouldClose(window, GLFW_FALSE);
-            asking_close = open_dialog = true;
-        }
         s.poll_kernel();  // a saved kernel file runs again on a worker; its trace is taken here when it is ready
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
@@ -87,20 +85,9 @@ int main(int argc, char** argv) {
         glfwGetFramebufferSize(window, &fbw, &fbh);
         lab::place_panels(s, float(ww), float(wh));
         desktop.help_window(s);
-        if (asking_close) {
-            const lab::CloseChoice choice = lab::unsaved_edits_dialog(s, open_dialog);
-            open_dialog = false;
-            if (choice == lab::CloseChoice::kSave) {
-                if (s.kernel_editor.save(*s.kernel)) glfwSetWindowShouldClose(window, GLFW_TRUE), asking_close = false;
-                else open_dialog = true;  // the save failed: asked again, with the reason, the edits kept
-            } else if (choice == lab::CloseChoice::kDiscard) {
-                s.kernel_editor.revert();
-                glfwSetWindowShouldClose(window, GLFW_TRUE);
-                asking_close = false;
-            } else if (choice == lab::CloseChoice::kCancel) {
-                asking_close = false;
-            }
-        }
+        if (close_guard.asking() &&
+            close_guard.answer(lab::unsaved_edits_dialog(s, close_guard.take_open()), s.kernel_editor, *s.kernel))
+            glfwSetWindowShouldClose(window, GLFW_TRUE);
         s.advance(dt);
         ImGui::Render();
         const render::Scene& scene = lab::frame_scene(s, s.canvas.w, s.canvas.h);

@@ -50,7 +50,8 @@ ImFont*& source_font() {
 ImFont* add_source_font(float font_scale) {
     static const std::string path = render::mono_font_path();
     if (path.empty()) return nullptr;
-    return ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), std::round(16.0f * font_scale));
+    return ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), std::round(16.0f * font_scale), nullptr,
+                                                    text_glyph_ranges());
 }
 
 void source_panel(LabState& s, const Rect& r) {

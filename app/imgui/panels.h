@@ -2,6 +2,7 @@
 #pragma once
 #include <imgui.h>
 
+#include "app/lab/close_guard.h"
 #include "app/lab/lab_state.h"
 
 struct ImFont;
@@ -28,6 +29,8 @@ void source_panel(LabState& s, const Rect& r);
 // The source panel's monospaced font: added to the atlas by restyle (window.cpp), nullptr before.
 ImFont*& source_font();
 ImFont* add_source_font(float font_scale);
+// The characters both fonts are built with (app/imgui/window.cpp).
+const ImWchar* text_glyph_ranges();
 // A student's kernel (panel_kernel.cpp): the panel in the config panel's place while one is open; the path field
 // alone (kernel_opener) at the end of the config panel otherwise; Ctrl+O focuses the field.
 void kernel_panel(LabState& s, const Rect& r);
@@ -46,8 +49,7 @@ void handle_shortcuts(LabState& s);
 bool begin_fixed(const char* name, const Rect& r, int extra_flags = 0);
 
 // Closing the window while the kernel editor holds unsaved edits: a modal asks (opened when `ask`); what the
-// student chose, or kNone while it is still open.
-enum class CloseChoice { kNone, kSave, kDiscard, kCancel };
+// student chose, or kNone while it is still open (app/lab/close_guard decides what it does).
 CloseChoice unsaved_edits_dialog(LabState& s, bool ask);
 
 }  // namespace rl::lab

@@ -42,6 +42,13 @@ GLFWwindow* open_window(int width, int height, bool vsync, std::string& error) {
     return window;
 }
 
+const ImWchar* text_glyph_ranges() {
+    // Latin-1, general punctuation (dashes, quotes, ellipsis), arrows and mathematical operators: what a student's
+    // comments and the lessons' prose use besides ASCII (ImGui's default is Latin-1 alone, the rest drawn as '?').
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
+    return ranges;
+}
+
 void restyle(LabState& s) {
     static bool styled = false, styled_dark = true;
     if (styled && !s.font_dirty && styled_dark == s.dark) return;
@@ -52,7 +59,7 @@ void restyle(LabState& s) {
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
     if (!font.empty())
-        io.Fonts->AddFontFromFileTTF(font.c_str(), std::round(16.0f * s.font_scale));
+        io.Fonts->AddFontFromFileTTF(font.c_str(), std::round(16.0f * s.font_scale), nullptr, text_glyph_ranges());
     else
         io.Fonts->AddFontDefault();
     source_font() = add_source_font(s.font_scale);

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/lab/close_guard.h"
 #include "app/lab/lab_state.h"
 #include "app/lab/options.h"
 #include "tests/support/helpers.h"
@@ -243,4 +244,53 @@ TEST_CASE("--edit: the editor open at start with --kernel; refused without one")
     CHECK(s.kernel_editor.editing);
     CHECK(s.kernel_editor.file() == path);
     CHECK(s.kernel_editor.buffer == kernel);
+}
+
+TEST_CASE("closing with unsaved edits: asked, and each answer does what it says") {
+    Bench b("kernel_editor_close");
+    lab::KernelEditor& ed = b.s.kernel_editor;
+    ed.load(b.file.string());
+    lab::CloseGuard guard;
+    CHECK(guard.request(ed));  // nothing edited: the window closes at once
+    CHECK(!guard.asking());
+
+    ed.buffer = with_offset(b.kernel, 8);
+    CHECK(!guard.request(ed));  // edits: the window stays, the question goes up, its popup opens once
+    CHECK(guard.asking());
+    CHECK(guard.take_open());
+    CHECK(!guard.take_open());
+    CHECK(!guard.request(ed));  // closing again while it is asked still keeps the edits
+    CHECK(!guard.take_open());
+    CHECK(!guard.answer(lab::CloseChoice::kNone, ed, *b.s.kernel));
+    CHECK(guard.asking());
+
+    // Cancel: the window and the edits stay.
+    CHECK(!guard.answer(lab::CloseChoice::kCancel, ed, *b.s.kernel));
+    CHECK(!guard.asking());
+    CHECK(ed.modified());
+
+    // Save and quit in a folder that cannot be written: the question comes back with the reason, the edits kept.
+    CHECK(!guard.request(ed));
+    (void)guard.take_open();
+    if (::geteuid() != 0) {  // root writes anywhere
+        fs::permissions(b.dir, fs::perms::owner_read | fs::perms::owner_exec);
+        CHECK(!guard.answer(lab::CloseChoice::kSave, ed, *b.s.kernel));
+        CHECK(guard.asking());
+        CHECK(guard.take_open());
+        CHECK(!ed.error.empty());
+        CHECK(ed.modified());
+        fs::permissions(b.dir, fs::perms::owner_all);
+    }
+    // Save and quit: the file holds the edits, and the window closes.
+    CHECK(guard.answer(lab::CloseChoice::kSave, ed, *b.s.kernel));
+    CHECK(!guard.asking());
+    CHECK(read(b.file) == with_offset(b.kernel, 8));
+    b.finish();
+
+    // Discard and quit: the file keeps what it held, the buffer drops the edits, the window closes.
+    ed.buffer = with_offset(b.kernel, 4);
+    CHECK(!guard.request(ed));
+    CHECK(guard.answer(lab::CloseChoice::kDiscard, ed, *b.s.kernel));
+    CHECK(read(b.file) == with_offset(b.kernel, 8));
+    CHECK(!ed.modified());
 }
