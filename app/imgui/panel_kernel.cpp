@@ -60,6 +60,8 @@ void kernel_panel(LabState& s, const Rect& r) {
     ImGui::TextWrapped("n %llu, block %u, grid %s, %s", (unsigned long long)q.schedule.n, q.schedule.block,
                        grid ? std::to_string(grid).c_str() : "ceil(n / block)",
                        q.backend == Backend::Cuda ? "on the GPU" : "on the CPU emulator");
+    // Where an exercise's working copy lives, and why the emulator runs it: next to the file, above the hazards.
+    if (!s.backend_note.empty()) ImGui::TextWrapped("%s", s.backend_note.c_str());
     ImGui::PopStyleColor();
     if (k.running()) {
         ImGui::TextColored(ImVec4(0.4f, 0.75f, 1.0f, 1.0f), "running…  (the last trace stays until the new one arrives)");
@@ -96,7 +98,6 @@ void kernel_panel(LabState& s, const Rect& r) {
             ImGui::PopStyleColor();
         }
     }
-    if (!s.backend_note.empty()) ImGui::TextWrapped("%s", s.backend_note.c_str());
     ImGui::End();
 }
 

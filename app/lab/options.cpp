@@ -8,13 +8,41 @@
 #include <cstdio>
 #include <ostream>
 #include <filesystem>
+#include "app/lab/exercise_links.h"
 #include "app/lab/kernel_request.h"
+#include "core/data_paths.h"
 #include "core/emulator.h"
 #include "core/file_io.h"
 #include "core/version.h"
 
 namespace rl::lab {
 namespace {
+
+// --exercise NAME: the exercise in the lessons folder, its working copy and flags as the kernel to open; "" or why not.
+std::string open_exercise(Options& o) {
+    for (char c : o.exercise)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
+            return "expected an exercise's name (letters, digits, '-' and '_', e.g. partial-warp-mask)";
+    const DataSearch found = search_lessons_dir();
+    if (found.found.empty()) return found.not_found("lessons folder");
+    std::vector<LessonError> errors;
+    const std::optional<Exercise> ex = load_exercise(found.found, o.exercise, errors);
+    if (!ex) {
+        std::vector<LessonError> ignored;
+        std::string names;
+        for (const Exercise& e : load_exercises(found.found, ignored)) names += (names.empty() ? "" : ", ") + e.name;
+        return errors.empty() || !std::filesystem::exists(found.found + "/exercises/" + o.exercise)
+                   ? "no such exercise in " + found.found + "/exercises (there: " + names + ")"
+                   : errors.front().str();
+    }
+    try {
+        o.kernel_request = exercise_request(*ex, false, o.backend_choice, &o.kernel_note);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    o.kernel = o.kernel_request.file;  // from here on it is a kernel like --kernel's (--edit, the watch)
+    return {};
+}
 
 // The flags both GUIs take, in the words of the command-line contract.
 void add_shared(CLI::App& app, Options& o) {
@@ -38,7 +66,11 @@ void add_shared(CLI::App& app, Options& o) {
     app.add_flag("--numerics", o.numerics, "show the numerics comparison of orders (N toggles it)");
     app.add_option("--kernel", o.kernel, "open a student's kernel (.cu with one RL_KERNEL; docs/student-kernels.md), run it "
                                          "with --n --block --grid --input --seed --op, and run it again on every save");
-    app.add_flag("--edit", o.edit, "with --kernel: the source panel opens in its editor (Ctrl+E toggles it, Ctrl+S saves and runs)");
+    app.add_option("--exercise", o.exercise, "open a lessons' exercise by name (`rlab lessons --exercise` lists them): "
+                                             "its kernel with its own flags, in your own copy when the lessons are "
+                                             "installed read-only");
+    app.add_flag("--edit", o.edit, "with --kernel or --exercise: the source panel opens in its editor (Ctrl+E toggles "
+                                   "it, Ctrl+S saves and runs)");
     app.add_flag("--source-diff", o.source_diff, "the source panel shows a bug's lines against the clean kernel (D toggles it)");
 }
 
@@ -81,7 +113,8 @@ std::string check(FrontEnd which, Options& o) {
     if (std::string e = check_view(o.view); !e.empty()) return e;
     if (o.bench_frames < 0) return "--bench-frames " + std::to_string(o.bench_frames) + ": expected 0 or more frames";
     if (o.zoom != "fit" && o.zoom != "lane") return "--zoom " + o.zoom + ": expected fit or lane";
-    if (o.edit && o.kernel.empty()) return "--edit: edits a student's kernel in the source panel; give --kernel FILE.cu too";
+    if (o.edit && o.kernel.empty() && o.exercise.empty())
+        return "--edit: edits a student's kernel in the source panel; give --kernel FILE.cu or --exercise NAME too";
     if (!o.lesson_file.empty() && !o.lesson.empty())
         return "LESSON_FILE " + o.lesson_file + " and --lesson " + o.lesson + ": open one lesson, not both";
     if (which == FrontEnd::Classroom && (o.msaa < 0 || o.msaa > 16))
@@ -118,6 +151,11 @@ std::string check(FrontEnd which, Options& o) {
         }
     } catch (const Error& e) {
         return (o.kernel.empty() ? "" : "--kernel " + one_line(o.kernel) + ": ") + e.what();
+    }
+    if (!o.exercise.empty()) {
+        if (!o.kernel.empty() || !o.lesson.empty() || !o.lesson_file.empty() || !o.trace_file.empty())
+            return "--exercise " + one_line(o.exercise) + ": open an exercise, a kernel, a lesson or a trace, one of them";
+        if (std::string e = open_exercise(o); !e.empty()) return "--exercise " + one_line(o.exercise) + ": " + e;
     }
     if (o.frames < 0) o.frames = o.quit || !o.screenshot.empty() || !o.dump_scene.empty() ? 3 : 0;
     return {};

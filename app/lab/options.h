@@ -23,7 +23,8 @@ struct Options {
     bool quit = false, numerics = false;
     bool source_diff = false;  // the source panel shows the bug diff (D toggles it)
     std::string kernel;        // --kernel FILE.cu: a student's kernel, run with the size flags and watched for saves
-    bool edit = false;         // --edit: with --kernel, the source panel opens in its editor (Ctrl+E toggles it)
+    bool edit = false;         // --edit: with --kernel or --exercise, the source panel opens in its editor
+    std::string exercise;      // --exercise NAME: an exercise's kernel (its working copy) with the exercise's flags
     // The lab bench only.
     std::string zoom = "fit", time_window;
     float progress = 1.0f, font_scale = 1.0f;
@@ -43,7 +44,7 @@ struct Options {
     int width = 1600, height = 900;
     double time_from = 0, time_to = -1;  // --time-window in cycles (to < 0: not given)
     student::KernelRequest kernel_request;  // --kernel checked (lab/kernel_request.h); file empty when not given
-    std::string kernel_note;   // --kernel with --backend auto and no GPU: why the emulator runs it
+    std::string kernel_note;   // --kernel or --exercise: the working copy's line and why the emulator runs it
 };
 
 // Parses and checks argv for `which` front end. Returns -1 to go on; else the exit code: 0 after --help (printed

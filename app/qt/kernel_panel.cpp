@@ -92,9 +92,14 @@ void KernelPanel::poll() {
 void KernelPanel::refresh() {
     lab::KernelSession& k = *c_.lab.kernel;
     setEnabled(k.active());
+    // The note says where an exercise's working copy lives and why the emulator runs it when no GPU is usable.
+    const QString note = c_.lab.backend_note.empty()
+                             ? QString()
+                             : "<br><span style='color:gray'>" + QString::fromStdString(c_.lab.backend_note).toHtmlEscaped() +
+                                   "</span>";
     file_->setText(k.active() ? "<b>" + QFileInfo(QString::fromStdString(k.file())).fileName().toHtmlEscaped() + "</b><br>" +
-                                    QString::fromStdString(k.file()).toHtmlEscaped()
-                              : "No kernel open: File › Open kernel… (Ctrl+O), or --kernel FILE.cu");
+                                    QString::fromStdString(k.file()).toHtmlEscaped() + note
+                              : "No kernel open: File › Open kernel… (Ctrl+O), --kernel FILE.cu or --exercise NAME");
     const bool running = k.running();
     status_->setProperty("running", running);
     status_->setText(running ? "running…  (the last trace stays shown until the new one arrives)"

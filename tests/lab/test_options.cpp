@@ -1,6 +1,9 @@
 // tests/lab/test_options.cpp — both GUIs' command line: values reach the options, bad input is one line and exit 2.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -142,4 +145,26 @@ TEST_CASE("options: the checks rlab render shares") {
     BackendChoice b = BackendChoice::Auto;
     CHECK(check_backend("cuda", b).empty());
     CHECK(b == BackendChoice::Cuda);
+}
+
+TEST_CASE("options: --exercise opens a lesson exercise's kernel with its own flags, and refuses what it cannot open") {
+    ::setenv("RLAB_LESSONS_DIR", RLAB_SOURCE_DIR "/lessons", 1);
+    for (FrontEnd which : {FrontEnd::LabBench, FrontEnd::Classroom}) {
+        const Parsed p = parse(which, {"--exercise", "partial-warp-mask", "--backend", "cpu", "--edit"});
+        CAPTURE(p.err);
+        REQUIRE(p.rc == -1);
+        // The exercise's own kernel here (a source tree this user may write), run with its flags: --n 40 --block 40.
+        const std::string kernel = std::string(RLAB_SOURCE_DIR) + "/lessons/exercises/partial-warp-mask/kernel.cu";
+        if (::access(kernel.c_str(), W_OK) == 0) CHECK(p.o.kernel_request.file == kernel);
+        CHECK(p.o.kernel == p.o.kernel_request.file);
+        CHECK(p.o.kernel_request.schedule.n == 40);
+        CHECK(p.o.kernel_request.schedule.block == 40);
+        CHECK(p.o.edit);
+        check_refused(which, {"--exercise", "no-such-exercise"}, "no such exercise");
+        check_refused(which, {"--exercise", "no-such-exercise"}, "partial-warp-mask");  // the names there
+        check_refused(which, {"--exercise", "../lessons"}, "expected an exercise's name");
+        check_refused(which, {"--exercise", "partial-warp-mask", "--lesson", "eight-threads"}, "one of them");
+        check_refused(which, {"--edit"}, "--exercise NAME");
+    }
+    ::unsetenv("RLAB_LESSONS_DIR");
 }
