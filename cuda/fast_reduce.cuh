@@ -222,12 +222,12 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
         // Warp 0 alone combines the partials in an order fixed by the grid (the same bits whichever block came
         // last): lane l takes partials l, l + 32, l + 64, ... in turn, then the shuffle tree; no barrier and no
         // shared memory (with the whole block's tree beyond 32 partials this mode was 0.3-0.35 us slower than
-        // the atomic one at 5 us sizes on the H200, 2026-12-01). All of a lane's loads are issued at once, so the
-        // H200's full grids (528 blocks) cost one trip to L2 (a warp-0 loop of one load at a time was measured
-        // slower than the block's tree at full grids). No fence here: the writers fenced before their tickets,
-        // and __ldcg reads L2, where their stores are.
-        // A grid run in waves (more blocks than fit at once: large inputs) has more partials than warp 0 loads in
-        // one trip; the whole block loads them then, and its tree (fixed too) combines them.
+        // the atomic one at 5 us sizes on the H200, 2026-12-01). All of a lane's kFinishLoads loads are issued at
+        // once, so up to 32 * kFinishLoads partials cost one trip to L2 (a warp-0 loop of one load at a time was
+        // measured slower than the block's tree at full grids). No fence here: the writers fenced before their
+        // tickets, and __ldcg reads L2, where their stores are. A grid with more partials than that (waves, or
+        // shapes with many resident blocks) is loaded by the whole block, and its tree (fixed too) combines them.
+        // (kFinishLoads 8 instead of 24, a smaller kernel, halved the cold gap at 10^5 elements: tune call 13.)
         constexpr uint32_t kLoads = kFinishLoads;
         const uint32_t loaders = gridDim.x <= 32 * kLoads ? 32 : kThreads;
         if (threadIdx.x >= loaders) return;
