@@ -633,8 +633,10 @@ std::string tune_fast_path(int log2_f32, int reps) {
     if (!info.usable) throw Error("rlab bench --tune needs a GPU: " + info.reason);
     // The sums each launch shape is tried on: f32 at 2^log2_f32 (also in the deterministic mode, whose finish
     // reads every block's partial), f32 at 2^30 cold and i32, f64 and bf16 at 1 GiB (where one machine's CUB led
-    // by 2-3.6% on 2026-12-01), the 67M bf16 worked example, f64 and i32 at 2^24 (where f64 trailed CUB), f32 at
-    // 2^12 with a cold L2 (where one block waits on HBM twice) and a misaligned f64 3e8.
+    // by 2-3.6% on 2026-12-01), the 67M bf16 worked example, f64 and i32 at 2^24 (where f64 trailed CUB), the
+    // one-block inputs with a cold L2 (where CUB's single full tile led at 2^12 f32 and 2^11 f64), the
+    // deterministic mode at grids of 10 to 132 blocks (2-13% slower than the atomic one on 2026-12-01) and a
+    // misaligned f64 3e8.
     struct Probe {
         const char* name = "";
         DType type = DType::F32;
@@ -643,7 +645,7 @@ std::string tune_fast_path(int log2_f32, int reps) {
         uint32_t offset = 0;  // elements past the buffer's aligned start
         FastMode mode = FastMode::Atomic;
         double cub_us = 0;
-        std::unique_ptr<DeviceMemory> mem;
+        std::shared_ptr<DeviceMemory> mem;  // shared by the probes of one input (a mode's two probes)
         const void* in() const { return static_cast<const char*>(mem->ptr) + offset * elem_bytes(type); }
     };
     std::vector<Probe> probes;
@@ -662,18 +664,33 @@ std::string tune_fast_path(int log2_f32, int reps) {
     probe("bf16 67M", DType::BF16, 67108864, false, 0);
     probe("f64 2^24", DType::F64, uint64_t(1) << 24, false, 0);
     probe("i32 2^24", DType::I32, uint64_t(1) << 24, false, 0);
-    probe("f32 2^12 cold", DType::F32, uint64_t(1) << 12, true, 0);
+    probe("f32 2^11 cold", DType::F32, uint64_t(1) << 11, true, 0);  // one block: 0.92-0.96x CUB (12-01 23:19)
+    probe("f32 2^12 cold", DType::F32, uint64_t(1) << 12, true, 0);  // where one block waits on HBM twice
+    probe("f64 2^11 cold", DType::F64, uint64_t(1) << 11, true, 0);
+    probe("bf16 2^12 cold", DType::BF16, uint64_t(1) << 12, true, 0);
+    probe("f32 2^13 cold", DType::F32, uint64_t(1) << 13, true, 0);
+    probe("f32 2^14 cold", DType::F32, uint64_t(1) << 14, true, 0);  // the largest one-block input
     probe("f32 2^20", DType::F32, uint64_t(1) << 20, false, 0);
+    probe("f32 2^20 det", DType::F32, uint64_t(1) << 20, false, 0, FastMode::Deterministic);
     probe("f32 2^22 cold", DType::F32, uint64_t(1) << 22, true, 0);
     probe("bf16 2^20 cold", DType::BF16, uint64_t(1) << 20, true, 0);  // the deterministic mode 7% slower (12-01)
     probe("bf16 2^20 c det", DType::BF16, uint64_t(1) << 20, true, 0, FastMode::Deterministic);
     probe("f64 2^20 cold", DType::F64, uint64_t(1) << 20, true, 0);
     probe("f64 2^20 c det", DType::F64, uint64_t(1) << 20, true, 0, FastMode::Deterministic);
+    probe("f64 1e4 cold", DType::F64, 10000, true, 1);  // ten blocks
+    probe("f64 1e4 c det", DType::F64, 10000, true, 1, FastMode::Deterministic);
     probe("f32 1e5 cold", DType::F32, 100000, true, 1);  // the deterministic mode 12.9% slower (23:19 UTC)
     probe("f32 1e5 c det", DType::F32, 100000, true, 1, FastMode::Deterministic);
     probe("f64 3e8 +1", DType::F64, 300000000, false, 1);  // misaligned: 0.94x CUB on 2026-12-01
     for (Probe& p : probes) {
-        p.mem = std::make_unique<DeviceMemory>((p.n + 1) * elem_bytes(p.type));
+        const auto same_input = std::find_if(probes.begin(), probes.end(), [&](const Probe& q) {
+            return q.mem && q.type == p.type && q.n == p.n && q.offset == p.offset;
+        });
+        if (same_input != probes.end()) {
+            p.mem = same_input->mem;
+            continue;
+        }
+        p.mem = std::make_shared<DeviceMemory>((p.n + 1) * elem_bytes(p.type));
         const uint64_t filled = p.n + p.offset;
         if (p.type == DType::F32) fill_input<float><<<1024, 256>>>(static_cast<float*>(p.mem->ptr), filled);
         if (p.type == DType::BF16) fill_input<uint16_t><<<1024, 256>>>(static_cast<uint16_t*>(p.mem->ptr), filled);
@@ -689,12 +706,14 @@ std::string tune_fast_path(int log2_f32, int reps) {
     std::ostringstream out;
     out << "fast path launch shapes on " << info.name << ", median us over up to " << reps << " reps (f32 2^L: L = "
         << log2_f32 << "); bound: the launch bounds' resident blocks per SM (0: none); waves: the grid of a large "
-           "input in multiples of the blocks resident at once; finish: the deterministic finish's loads per lane\n";
+           "input in multiples of the blocks resident at once; finish: the deterministic finish (sector: each partial in a "
+           "32-byte sector of its own; a number: packed partials, loads per lane); 1-block: the smallest block an input "
+           "one block covers runs on (doubling up to the shape's, at most 4 loads per thread)\n";
     char line[256];
     // One row of the table: its left columns, then one cell per probe.
     auto row = [&](const char* a, const char* b, const char* c, const char* d, const char* e, const char* f,
-                   auto&& cell) {
-        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s %6s", a, b, c, d, e, f);
+                   const char* g, auto&& cell) {
+        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s %6s %7s", a, b, c, d, e, f, g);
         out << line;
         for (const Probe& p : probes) {
             cell(p);
@@ -702,24 +721,30 @@ std::string tune_fast_path(int log2_f32, int reps) {
         }
         out << "\n";
     };
-    row("threads", "loads", "blocks/SM", "bound", "waves", "finish",
+    row("threads", "loads", "blocks/SM", "bound", "waves", "finish", "1-block",
         [&](const Probe& p) { snprintf(line, sizeof line, " | %14s", p.name); });
     for (Probe& p : probes) {
+        const auto measured = std::find_if(probes.begin(), probes.end(), [&](const Probe& q) {
+            return q.cub_us > 0 && q.mem == p.mem && q.cold == p.cold;  // CUB has one mode
+        });
+        if (measured != probes.end()) {
+            p.cub_us = measured->cub_us;
+            continue;
+        }
         CubVariant cub(p.type, Op::Sum, p.n, p.in());
         p.cub_us = timer.measure(cub, p.cold, reps, 5).median_us;
     }
-    row("cub", "", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
-    // threads, loads, blocks per SM, waves, launch bounds, finish loads: the default and its deterministic finish
-    // with fewer loads per lane (a smaller kernel), the default of 2026-12-01 until that night (512 x 8, the
-    // compiler's registers), CUB's five waves, other shapes with launch bounds of one resident block (up to 128
-    // registers), and CUB's occupancy (32 registers).
-    const FastConfig shapes[] = {{512, 8, 1, 1, 1, 24}, {512, 8, 1, 1, 1, 8},  {512, 8, 1, 1, 1, 4},
-                                 {512, 8, 4, 1, 0, 24}, {512, 8, 4, 5, 0, 24}, {512, 4, 4, 1, 0, 24},
-                                 {512, 4, 1, 1, 1, 24}, {256, 8, 8, 1, 1, 24}, {512, 8, 3, 1, 3, 24},
-                                 {256, 4, 8, 1, 8, 24}};
+    row("cub", "", "", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
+    // threads, loads, blocks per SM, waves, launch bounds, finish, one-block threads: the default of 2026-12-01 (its
+    // deterministic finish: packed partials, 24 loads per lane), that finish with 8 (tune call 13), the finish over
+    // partials in sectors of their own, and one-block inputs on smaller blocks from 256 or 128 threads up. The shapes
+    // measured slower in calls 9-14 (CUB's occupancy and waves, the compiler's registers) are left out.
+    const FastConfig shapes[] = {{512, 8, 1, 1, 1, 24, 512}, {512, 8, 1, 1, 1, 8, 512}, {512, 8, 1, 1, 1, 0, 512},
+                                 {512, 8, 1, 1, 1, 0, 256},  {512, 8, 1, 1, 1, 0, 128}};
     for (const FastConfig& cfg : shapes) {
-        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d %6d", cfg.threads, cfg.unroll, cfg.blocks_per_sm,
-                 cfg.min_blocks, cfg.waves, cfg.finish_loads);
+        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d %6s %7d", cfg.threads, cfg.unroll, cfg.blocks_per_sm,
+                 cfg.min_blocks, cfg.waves, cfg.finish_loads ? std::to_string(cfg.finish_loads).c_str() : "sector",
+                 cfg.one_block_threads ? cfg.one_block_threads : cfg.threads);
         out << line;
         for (const Probe& p : probes) {
             FastVariant v(p.type, Op::Sum, p.mode, p.n, p.in(), cfg);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "cuda/cuda_check.h"
 #include "cuda/fast_reduce.cuh"
@@ -12,23 +13,33 @@
 namespace rl::cuda {
 namespace {
 
+// A one-block input runs on the smallest block that gives each thread at most this many 16-byte loads: 4, as CUB's
+// single tile does (256 x 16 f32). With a cold L2, 2^12 f32 on 256 threads and 2^12 bf16 on 128 took a step (0.1-0.2
+// us) less than on 512 threads with 2 loads each, and 8 loads per thread on 128 threads a step more (tune call 14).
+constexpr uint64_t kOneBlockLoads = 4;
+
 
 // The launch shapes compiled: every type/op/mode gets the default (512 threads, 8 loads in flight, launch bounds of
-// one block per SM); the sums (f32, bf16, f64, i32), which the tuning sweep compares, also the other shapes it tries.
+// one block per SM, partials in sectors of their own) and the smaller blocks for one-block inputs (the atomic mode's
+// kernels serve both modes there: a lone block writes its value, with no partials to finish); the sums (f32, bf16,
+// f64, i32), which the tuning sweep compares, also the other shapes it tries.
 template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll, int min_blocks, int finish) {
     constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>> || std::is_same_v<OpT, SumOp<double>> ||
                             std::is_same_v<OpT, SumOp<int32_t>>;
-    auto is = [&](int t, int u, int b, int f = 24) {
+    auto is = [&](int t, int u, int b, int f = 0) {
         return threads == t && unroll == u && min_blocks == b && finish == f;
     };
     using namespace fast;
     if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet>;
+    if constexpr (!kDet) {
+        if (is(256, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 256, 8, 1, false>;
+        if (is(128, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 128, 8, 1, false>;
+    }
     if constexpr (kTuned) {
+        if (is(512, 8, 1, 24)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet, 24>;
         if (is(512, 8, 1, 8)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet, 8>;
-        if (is(512, 8, 1, 4)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet, 4>;
         if (is(512, 8, 0)) return (const void*)reduce<OpT, Elem, 512, 8, kDet>;
         if (is(512, 4, 0)) return (const void*)reduce<OpT, Elem, 512, 4, kDet>;
-        if (is(256, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 256, 8, 1, kDet>;
         if (is(512, 4, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 4, 1, kDet>;
         if (is(512, 8, 3)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 3, kDet>;
         if (is(256, 4, 8)) return (const void*)reduce_bounded<OpT, Elem, 256, 4, 8, kDet>;
@@ -66,13 +77,19 @@ const void* kernel_for(DType type, Op op, FastMode mode, const FastConfig& c) {
 
 struct FastReducer::Impl {
     const void* kernel = nullptr;
+    // One-block inputs on smaller blocks, ascending: each takes up to kOneBlockLoads vectors per thread.
+    struct OneBlock {
+        uint32_t threads;
+        const void* kernel;
+    };
+    std::vector<OneBlock> one_block;
     FastConfig config;
     size_t elem_bytes = 4, acc_bytes = 4;
     int elems_per_vector = 4;
     uint32_t resident_grid = 1;  // blocks that run at once
     uint32_t max_grid = 1;       // resident_grid * waves
     void* scratch = nullptr;   // fast::Scratch<A>
-    void* partials = nullptr;  // max_grid accumulators
+    void* partials = nullptr;  // max_grid sectors of 32 bytes, one per block
 };
 
 FastConfig default_fast_config(DType, Op) {
@@ -80,7 +97,9 @@ FastConfig default_fast_config(DType, Op) {
     // 8 loads of 16 bytes in flight and launch bounds of one block per SM, so that the compiler keeps every load's
     // registers (94 for f32 sums; one block fits an SM). In the same runs, the compiler's own 44 registers (two
     // blocks per SM) were 1-1.5% slower at 2^28-2^30, and CUB's occupancy (32 registers) or CUB's waves slower still.
-    return FastConfig{512, 8, 1, 1, 1};
+    // The deterministic finish over partials in sectors of their own, and one-block inputs on blocks from 128 threads
+    // up: tune calls 14-15 (docs/bench/h200-2026-12-02-tuning.md).
+    return FastConfig{512, 8, 1, 1, 1, 0, 128};
 }
 
 FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : impl_(std::make_unique<Impl>()) {
@@ -89,10 +108,15 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     // Integer addition is associative, so the atomic finish already gives the same bits on every run: the
     // deterministic mode of i32 sums is the atomic one (the ordered finish costs an extra step for nothing).
     if (type == DType::I32 && op == Op::Sum) mode = FastMode::Atomic;
+    if (config.one_block_threads == 0) config.one_block_threads = config.threads;
     m.config = config;
     m.kernel = kernel_for(type, op, mode, config);
-    if (!m.kernel)
-        throw Error("the fast path has no kernel for this request (" + supported() + ")");
+    if (!m.kernel) throw Error("the fast path has no kernel for this request (" + supported() + ")");
+    for (int t = config.one_block_threads; t < config.threads; t *= 2) {
+        const void* k = kernel_for(type, op, FastMode::Atomic, FastConfig{t, 8, 1, 1, 1, 0, t});
+        if (!k) throw Error("the fast path has no one-block kernel of " + std::to_string(t) + " threads (" + supported() + ")");
+        m.one_block.push_back({uint32_t(t), k});
+    }
     m.elem_bytes = type == DType::F64 ? 8 : type == DType::BF16 ? 2 : 4;
     m.acc_bytes = type == DType::F64 ? 8 : 4;
     m.elems_per_vector = int(16 / m.elem_bytes);
@@ -105,7 +129,8 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     m.max_grid = m.resident_grid * uint32_t(std::max(1, config.waves));
 
     RL_CUDA(cudaMalloc(&m.scratch, 16));
-    RL_CUDA(cudaMalloc(&m.partials, size_t(m.max_grid) * m.acc_bytes));
+    // A 32-byte sector per block (fast::finish_sectors; the packed finishes of --tune use the first max_grid values).
+    RL_CUDA(cudaMalloc(&m.partials, size_t(m.max_grid) * 32));
     // The scratch word starts at the identity and the ticket at zero; each launch leaves them so.
     unsigned char init[16] = {};
     const uint64_t id = type == DType::I32 ? pack_value(SumOp<int32_t>::identity())
@@ -149,20 +174,27 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
     // the end find nothing), in whole block widths.
     const uint32_t grid = grid_for(n);
     const uint64_t vectors = n / uint64_t(m.elems_per_vector) + 1;
-    const uint64_t threads = uint64_t(m.config.threads);
+    const void* kernel = m.kernel;
+    uint64_t threads = uint64_t(m.config.threads);
+    if (grid == 1) {
+        const auto fits = std::find_if(m.one_block.begin(), m.one_block.end(), [&](const Impl::OneBlock& b) {
+            return vectors <= uint64_t(b.threads) * kOneBlockLoads;
+        });
+        if (fits != m.one_block.end()) kernel = fits->kernel, threads = fits->threads;
+    }
     uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
     void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};
-    // (Two kernels for one block were measured on the H200 and reverted: 256 threads with the same code, 2^12 f32
-    // in 5.47 us instead of 4.54 us with the launch queued (2026-11-29); 256 threads with 16 predicated loads and
-    // no loop, 2^12 f32 cold in 4.80 us instead of 4.22 (2026-12-01, docs/bench/h200-2026-12-01-tuning.md).)
-    RL_CUDA(cudaLaunchKernel(m.kernel, dim3(grid), dim3(m.config.threads), args, 0,
+    // (256 threads with 16 predicated loads and no loop, a kernel of its own for one block, was measured slower: 2^12
+    // f32 cold in 4.80 us instead of 4.22 on the H200, 2026-12-01, docs/bench/h200-2026-12-01-tuning.md.)
+    RL_CUDA(cudaLaunchKernel(kernel, dim3(grid), dim3(unsigned(threads)), args, 0,
                              static_cast<cudaStream_t>(stream)));
 }
 
 std::string FastReducer::supported() {
     return "types f32|bf16|f64 (sum|max|min) and i32 (sum), threads 512 with 8 loads in flight and launch bounds of "
-           "one block; sums also 512 x 8 and 512 x 4 without launch bounds, 512 x 4 and 256 x 8 (one block), 512 x 8 "
-           "(3 blocks) and 256 x 4 (8 blocks); the default's deterministic finish with 8 or 4 loads per lane";
+           "one block, one-block inputs from 128, 256 or 512 threads up; sums also 512 x 8 and 512 x 4 without launch "
+           "bounds, 512 x 4 (one block), 512 x 8 (3 blocks) and 256 x 4 (8 blocks), and the default's deterministic "
+           "finish over packed partials with 24 or 8 loads per lane";
 }
 
 }  // namespace rl::cuda

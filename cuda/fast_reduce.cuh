@@ -142,6 +142,54 @@ template <class OpT, int kElems> __device__ typename OpT::Value combine_lanes(co
     return r;
 }
 
+// The deterministic finish: the last block combines every block's partial in an order fixed by the grid (the same
+// bits whichever block came last). No fence here: the writers fenced before their tickets, and __ldcg reads L2,
+// where their stores are. Thread 0 gets the result.
+//
+// Each block's partial has a 32-byte sector of its own, which the block writes whole (its partial, then the
+// identity) in one store. Packed partials share sectors that no single store fills: after a cold L2 the finish's
+// read of such a sector waited on HBM, about 0.4 us that the atomic mode never pays (tune call 14: the same with
+// 16-byte loads of packed partials). Warp 0 alone then loads 8 partials per lane at once (256 a trip to L2), and
+// the shuffle tree combines them: no barrier, no shared memory.
+template <class A> constexpr uint32_t kSectorValues = 32 / sizeof(A);
+
+template <class OpT> __device__ typename OpT::Value finish_sectors(const typename OpT::Value* partials) {
+    using A = typename OpT::Value;
+    constexpr uint32_t kLoads = 8;
+    A p = OpT::identity();
+    if (threadIdx.x >= 32) return p;
+    const uint32_t grid = gridDim.x;
+    for (uint32_t b = threadIdx.x; b < grid; b += 32 * kLoads) {
+        A v[kLoads];
+#pragma unroll
+        for (uint32_t j = 0; j < kLoads; ++j)
+            v[j] = b + 32 * j < grid ? __ldcg(partials + (b + 32 * j) * kSectorValues<A>) : OpT::identity();
+#pragma unroll
+        for (uint32_t j = 0; j < kLoads; ++j) p = OpT::combine(p, v[j]);
+    }
+    return warp_reduce<OpT>(p);
+}
+
+// The finish of 2026-12-01 over packed partials, kept for `rlab bench --tune` to compare: lane l of warp 0 loads
+// partials l, l + 32, ..., kLoads at once (24: one trip for 768 partials; 8, a smaller kernel, halved the cold gap to
+// the atomic mode at 10^5 elements, tune call 13), the whole block for a grid with more.
+template <class OpT, int kThreads, uint32_t kLoads>
+__device__ typename OpT::Value finish_scalars(const typename OpT::Value* partials) {
+    using A = typename OpT::Value;
+    const uint32_t loaders = gridDim.x <= 32 * kLoads ? 32 : kThreads;
+    A p = OpT::identity();
+    if (threadIdx.x >= loaders) return p;
+    for (uint32_t b = threadIdx.x; b < gridDim.x; b += loaders * kLoads) {
+        A v[kLoads];
+#pragma unroll
+        for (uint32_t j = 0; j < kLoads; ++j)
+            v[j] = b + loaders * j < gridDim.x ? __ldcg(partials + b + loaders * j) : OpT::identity();
+#pragma unroll
+        for (uint32_t j = 0; j < kLoads; ++j) p = OpT::combine(p, v[j]);
+    }
+    return loaders == 32 ? warp_reduce<OpT>(p) : block_reduce<OpT, kThreads>(p);
+}
+
 // Scratch shared by launches: zero ticket and identity word between launches (the last block resets them).
 template <class A> struct Scratch {
     A word;
@@ -150,7 +198,7 @@ template <class A> struct Scratch {
 
 // The kernel's body (the __global__ wrappers below differ only in their launch bounds). per_block: the vectors each
 // block reads (a multiple of kThreads), computed once on the host rather than by a 64-bit division in every thread.
-template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic, uint32_t kFinishLoads = 24>
+template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic, uint32_t kFinishLoads = 0>
 __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
                                             typename OpT::Value* __restrict__ partials,
                                             Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
@@ -208,10 +256,15 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
         if (threadIdx.x == 0) *out = r;
         return;
     }
+    constexpr bool kSectors = kDeterministic && kFinishLoads == 0;  // partials in sectors of their own (finish_sectors)
+    if constexpr (kSectors) {
+        if (threadIdx.x < kSectorValues<A>)
+            partials[blockIdx.x * kSectorValues<A> + threadIdx.x] = threadIdx.x == 0 ? r : OpT::identity();
+    }
     __shared__ bool last;
     if (threadIdx.x == 0) {
-        if constexpr (kDeterministic) partials[blockIdx.x] = r;
-        else atomic_combine<OpT>(&scratch->word, r);
+        if constexpr (!kDeterministic) atomic_combine<OpT>(&scratch->word, r);
+        else if constexpr (!kSectors) partials[blockIdx.x] = r;
         __threadfence();  // this block's contribution is visible before its ticket is
         last = atomicAdd(&scratch->ticket, 1u) == gridDim.x - 1;
     }
@@ -219,28 +272,9 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
     if (!last) return;
 
     if constexpr (kDeterministic) {
-        // Warp 0 alone combines the partials in an order fixed by the grid (the same bits whichever block came
-        // last): lane l takes partials l, l + 32, l + 64, ... in turn, then the shuffle tree; no barrier and no
-        // shared memory (with the whole block's tree beyond 32 partials this mode was 0.3-0.35 us slower than
-        // the atomic one at 5 us sizes on the H200, 2026-12-01). All of a lane's kFinishLoads loads are issued at
-        // once, so up to 32 * kFinishLoads partials cost one trip to L2 (a warp-0 loop of one load at a time was
-        // measured slower than the block's tree at full grids). No fence here: the writers fenced before their
-        // tickets, and __ldcg reads L2, where their stores are. A grid with more partials than that (waves, or
-        // shapes with many resident blocks) is loaded by the whole block, and its tree (fixed too) combines them.
-        // (kFinishLoads 8 instead of 24, a smaller kernel, halved the cold gap at 10^5 elements: tune call 13.)
-        constexpr uint32_t kLoads = kFinishLoads;
-        const uint32_t loaders = gridDim.x <= 32 * kLoads ? 32 : kThreads;
-        if (threadIdx.x >= loaders) return;
-        A p = OpT::identity();
-        for (uint32_t b = threadIdx.x; b < gridDim.x; b += loaders * kLoads) {
-            A v[kLoads];
-#pragma unroll
-            for (uint32_t j = 0; j < kLoads; ++j)
-                v[j] = b + loaders * j < gridDim.x ? __ldcg(partials + b + loaders * j) : OpT::identity();
-#pragma unroll
-            for (uint32_t j = 0; j < kLoads; ++j) p = OpT::combine(p, v[j]);
-        }
-        p = loaders == 32 ? warp_reduce<OpT>(p) : block_reduce<OpT, kThreads>(p);
+        A p;
+        if constexpr (kSectors) p = finish_sectors<OpT>(partials);
+        else p = finish_scalars<OpT, kThreads, kFinishLoads>(partials);
         if (threadIdx.x == 0) {
             *out = p;
             scratch->ticket = 0;
@@ -277,7 +311,7 @@ constexpr int resident_blocks(int threads, int blocks) {
 }
 
 template <class OpT, class Elem, int kThreads, int kUnroll, int kMinBlocks, bool kDeterministic,
-          uint32_t kFinishLoads = 24>
+          uint32_t kFinishLoads = 0>
 __global__ void __launch_bounds__(kThreads, resident_blocks(kThreads, kMinBlocks))
     reduce_bounded(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
                    typename OpT::Value* __restrict__ partials, Scratch<typename OpT::Value>* scratch,

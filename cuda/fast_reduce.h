@@ -22,7 +22,10 @@ struct FastConfig {
     int waves = 1;           // large inputs: a grid of `waves` times the resident blocks, so that early finishers
                              // take the next segment instead of idling while the slowest SM ends (CUB: 5)
     int min_blocks = 0;      // launch bounds: resident blocks per SM the compiler must allow (0: its own choice)
-    int finish_loads = 24;   // the deterministic finish: partials each lane of warp 0 loads at once
+    int finish_loads = 0;    // the deterministic finish: 0, each block's partial in a 32-byte sector of its own; else
+                             // packed partials, this many loaded by each lane of warp 0 at once (2026-12-01's, --tune)
+    int one_block_threads = 0;  // an input one block covers runs on the smallest block from this many threads up,
+                                // doubling, that gives each thread at most 4 loads (0 or `threads`: `threads` always)
 };
 
 // The launch shape per element type and operator (the policy `rlab bench --tune` chose on the H200, docs/bench/).

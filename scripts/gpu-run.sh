@@ -216,12 +216,12 @@ fi
 
 # The fast path's matrix (issue 18): its exact GPU tests, the launch-shape sweep, then fast, deterministic and CUB over
 # every type at every power 2^10..2^30 and odd sizes (misaligned), warm and cold, three rounds: $OUT/bench-fast.json.
-# The fast path's launch shapes against CUB, three times over (the machine's own drift shows between them), after
-# the exact fast-path tests that every shape must pass.
+# The fast path's launch shapes against CUB, five times over (the machine's own drift shows between them), after
+# the exact fast-path tests that every shape must pass (five rounds: a round takes seconds).
 if [ "${RLAB_GPU_ONLY:-}" = tune ]; then
   build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*" >"$OUT/fast-tests.log" 2>&1
   echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"
-  for round in 1 2 3; do
+  for round in 1 2 3 4 5; do
     timeout 120 $rlab bench --tune --sizes 28 --reps 100 >"$OUT/tune-$round.txt" 2>&1
     { echo "## rlab bench --tune, round $round (exit $?, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
   done

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <vector>
 #include "core/exact_sum.h"
@@ -86,7 +87,7 @@ int exact_k(uint64_t i) {
 // The fast path over elements [0, n) of the exact inputs stored as `type` from `offset` elements into the
 // buffer, with elements [zero_from, zero_to) replaced by 0 (a control); the result's bits, widened to 8 bytes.
 uint64_t run_exact(DType type, Op op, FastMode mode, size_t n, size_t offset, size_t zero_from = 0, size_t zero_to = 0,
-                   FastConfig config = {}) {
+                   FastConfig config = {}, FastReducer* reuse = nullptr) {
     const size_t esize = type == DType::F64 ? 8 : type == DType::BF16 ? 2 : 4;
     std::vector<unsigned char> bytes((n + offset) * esize, 0);
     for (size_t i = 0; i < n; ++i) {
@@ -109,8 +110,9 @@ uint64_t run_exact(DType type, Op op, FastMode mode, size_t n, size_t offset, si
     Buffer in(bytes.size() + 16), out(8);
     REQUIRE(cudaMemcpy(in.p, bytes.data(), bytes.size(), cudaMemcpyHostToDevice) == cudaSuccess);
     REQUIRE(cudaMemset(out.p, 0, 8) == cudaSuccess);
-    FastReducer r(type, op, mode, config);
-    r.enqueue(static_cast<unsigned char*>(in.p) + offset * esize, n, out.p, nullptr);
+    std::unique_ptr<FastReducer> own;
+    if (!reuse) own = std::make_unique<FastReducer>(type, op, mode, config);
+    (reuse ? *reuse : *own).enqueue(static_cast<unsigned char*>(in.p) + offset * esize, n, out.p, nullptr);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     uint64_t bits = 0;
     REQUIRE(cudaMemcpy(&bits, out.p, type == DType::F64 ? 8 : 4, cudaMemcpyDeviceToHost) == cudaSuccess);
@@ -166,12 +168,13 @@ TEST_CASE("fast path: exact inputs give the exact answer's bits for every type, 
 }
 
 TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's bits at a size that fills its grid") {
-    // The shapes `rlab bench --tune` compares (threads, loads, blocks per SM, waves, launch bounds). Each runs at a
-    // size that gives its grid of waves two rounds of loads per block, so the waves and, in the deterministic
-    // mode, the whole block's finish over more partials than warp 0 loads at once are what is checked.
-    // The last two: the default's deterministic finish with 8 and 4 loads per lane, on one wave.
-    const FastConfig shapes[] = {{512, 8, 1, 8, 1},     {512, 8, 4, 8, 0},    {512, 8, 3, 4, 3},
-                                 {256, 4, 8, 2, 8},     {512, 8, 1, 1, 1, 8}, {512, 8, 1, 1, 1, 4}};
+    // The shapes `rlab bench --tune` compares (threads, loads, blocks per SM, waves, launch bounds, finish). Each runs
+    // at a size that gives its grid of waves two rounds of loads per block, so the waves and, in the deterministic
+    // mode, a finish over more partials than one trip loads (the sector finish's loop; the packed finish's whole
+    // block) are what is checked. Then the packed finishes of 2026-12-01 (24 and 8 loads per lane) and the default.
+    const FastConfig shapes[] = {{512, 8, 1, 8, 1},     {512, 8, 4, 8, 0},     {512, 8, 3, 4, 3},
+                                 {256, 4, 8, 2, 8},     {512, 8, 1, 1, 1, 24}, {512, 8, 1, 1, 1, 8},
+                                 {512, 8, 1, 40, 1, 8}, {512, 8, 1, 1, 1, 0}};
     int cases = 0;
     for (const FastConfig& c : shapes)
         for (DType type : {DType::F32, DType::F64, DType::BF16, DType::I32})
@@ -190,11 +193,65 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
                 const size_t per_vector = type == DType::F64 ? 2 : type == DType::BF16 ? 8 : 4;
                 const size_t n = size_t(grid) * size_t(c.threads * c.unroll) * 2 * per_vector + 7;
                 REQUIRE(probe.grid_for(n) == grid);
-                if (c.waves > 1) CHECK(grid > 32 * 24);  // more partials than warp 0 loads in one trip
+                if (c.waves > 1) CHECK(grid > 256);  // more partials than the sector finish loads in one trip
+                if (c.waves == 40) CHECK(grid > 32 * 8);  // more than the scalar finish's warp loads in one trip
                 CHECK(run_exact(type, Op::Sum, mode, n, 1, 0, 0, c) == exact_bits(type, Op::Sum, n));
                 ++cases;
             }
     MESSAGE(cases << " launch shapes checked bit for bit");
+}
+
+TEST_CASE("fast path: one-block inputs on smaller blocks give the exact answer's bits at every step between them") {
+    // An input one block covers runs on 128, 256 or 512 threads (the default), or from 256 up (`rlab bench --tune`'s
+    // 1-block column): every size around each block's limit of 4 loads per thread, and the first past one block.
+    int cases = 0;
+    for (int smallest : {128, 256}) {
+        const FastConfig c{512, 8, 1, 1, 1, 0, smallest};
+        for (DType type : {DType::F32, DType::F64, DType::BF16, DType::I32})
+            for (FastMode mode : {FastMode::Atomic, FastMode::Deterministic}) {
+                const size_t per_vector = type == DType::F64 ? 2 : type == DType::BF16 ? 8 : 4;
+                for (size_t vectors : {size_t(1), size_t(127), size_t(512), size_t(513), size_t(1024), size_t(1025),
+                                       size_t(2048), size_t(4095), size_t(4096), size_t(4097)})
+                    for (size_t extra : {size_t(0), size_t(1)}) {
+                        const size_t n = vectors * per_vector - extra;
+                        CAPTURE(smallest);
+                        CAPTURE(to_string(type));
+                        CAPTURE(int(mode));
+                        CAPTURE(n);
+                        CHECK(run_exact(type, Op::Sum, mode, n, 1, 0, 0, c) == exact_bits(type, Op::Sum, n));
+                        ++cases;
+                    }
+            }
+    }
+    for (Op op : {Op::Max, Op::Min})  // the default's small blocks for the other operators
+        for (size_t n : {size_t(5), size_t(2047), size_t(4096), size_t(16383)}) {
+            CAPTURE(to_string(op));
+            CAPTURE(n);
+            CHECK(run_exact(DType::F32, op, FastMode::Deterministic, n, 3) == exact_bits(DType::F32, op, n));
+            ++cases;
+        }
+    MESSAGE(cases << " one-block cases checked bit for bit");
+}
+
+TEST_CASE("fast path: a reducer that ran a larger grid ignores the partials it left (the finish's mask)") {
+    // The finish reads the partials of the launch's grid alone; a launch on the full grid leaves 132 partials behind
+    // (on the H200), so a smaller grid after it on the same reducer shows any stale one it counts. (A grid of more
+    // than one block starts past one block's 8 loads per thread: 9 blocks.)
+    for (DType type : {DType::F32, DType::F64, DType::BF16}) {
+        FastReducer r(type, Op::Sum, FastMode::Deterministic);
+        const size_t per_vector = type == DType::F64 ? 2 : type == DType::BF16 ? 8 : 4;
+        const size_t full = size_t(1) << 22;
+        for (size_t blocks : {size_t(9), size_t(10), size_t(11), size_t(17), size_t(33), size_t(66), size_t(129)}) {
+            if (blocks >= r.grid_for(full)) continue;  // a GPU with fewer SMs
+            CAPTURE(to_string(type));
+            CAPTURE(blocks);
+            CHECK(run_exact(type, Op::Sum, FastMode::Deterministic, full, 0, 0, 0, {}, &r) ==
+                  exact_bits(type, Op::Sum, full));
+            const size_t n = (blocks - 1) * 512 * per_vector + 5;  // (blocks - 1) block widths and a ragged rest
+            REQUIRE(r.grid_for(n) == uint32_t(blocks));
+            CHECK(run_exact(type, Op::Sum, FastMode::Deterministic, n, 1, 0, 0, {}, &r) == exact_bits(type, Op::Sum, n));
+        }
+    }
 }
 
 TEST_CASE("fast path: the exact check catches a dropped element and a dropped block (controls)") {
