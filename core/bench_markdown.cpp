@@ -60,6 +60,19 @@ double spread_high(const BenchResult& b) {
     return b.round_medians_us.empty() ? b.median_us : *std::max_element(b.round_medians_us.begin(), b.round_medians_us.end());
 }
 
+// The goal for the deterministic mode: within 2% of the fast one.
+constexpr double kDetAllowance = 0.02;
+
+// How much slower the deterministic mode was than the fast one in its best round against the fast one's same round
+// (one round: the medians).
+double det_least_extra(const BenchResult& fast, const BenchResult& det) {
+    const size_t n = std::min(fast.round_medians_us.size(), det.round_medians_us.size());
+    if (n == 0) return det.median_us / fast.median_us - 1.0;
+    double least = 1e300;
+    for (size_t i = 0; i < n; ++i) least = std::min(least, det.round_medians_us[i] / fast.round_medians_us[i] - 1.0);
+    return least;
+}
+
 std::string summary(const BenchReport& r) {
     std::string out;
     size_t rounds = 1;
@@ -68,8 +81,11 @@ std::string summary(const BenchReport& r) {
            std::to_string(rounds) + (rounds == 1 ? " round" : " rounds") + " of the matrix.\n\n";
     int wins = 0, ties = 0, losses = 0;
     std::vector<std::string> lost;
-    double worst_det = 0;
-    std::string worst_det_cell;
+    // The deterministic mode against the fast one: by median, and in every round (a gap the rounds' spread explains
+    // is not counted: the same kernel in both modes differs by a few percent between rounds at 5 us).
+    double worst_det = 0, worst_det_every_round = 0;
+    std::string worst_det_cell, worst_every_round_cell;
+    int det_cells = 0, det_slower_every_round = 0;
     for (const std::string& cache : r.caches())
         for (const Kind& k : kKinds)
             for (auto [f, c] : paired(r, k, cache)) {
@@ -82,10 +98,14 @@ std::string summary(const BenchReport& r) {
                                    " (" + format_number("%.3f", cmp.ratio) + ")");
                 }
                 if (const BenchResult* d = r.find("fast-deterministic", k.dtype, f->n, cache, k.op, f->offset)) {
+                    const std::string cell = kind_title(k) + " " + size_text(f->n) + " " + cache;
                     const double extra = d->median_us / f->median_us - 1.0;
-                    if (extra > worst_det) {
-                        worst_det = extra;
-                        worst_det_cell = kind_title(k) + " " + size_text(f->n) + " " + cache;
+                    if (extra > worst_det) worst_det = extra, worst_det_cell = cell;
+                    ++det_cells;
+                    const double least = det_least_extra(*f, *d);
+                    if (least > kDetAllowance) {
+                        ++det_slower_every_round;
+                        if (least > worst_det_every_round) worst_det_every_round = least, worst_every_round_cell = cell;
                     }
                 }
             }
@@ -96,8 +116,15 @@ std::string summary(const BenchReport& r) {
            (losses ? ": " : ".") ;
     for (size_t i = 0; i < lost.size(); ++i) out += (i ? "; " : "") + lost[i];
     out += losses ? ".\n" : "\n";
-    out += "- Deterministic mode: at most " + format_number("%.1f", 100.0 * worst_det) + "% slower than the fast one" +
-           (worst_det_cell.empty() ? std::string(".") : " (" + worst_det_cell + ").") + "\n";
+    if (det_cells) {
+        out += "- Deterministic mode: " + std::to_string(det_slower_every_round) + " of " + std::to_string(det_cells) +
+               " cells more than " + format_number("%.0f", 100.0 * kDetAllowance) +
+               "% slower than the fast one in every round";
+        if (det_slower_every_round)
+            out += " (at least " + format_number("%.1f", 100.0 * worst_det_every_round) + "% in each at worst: " +
+                   worst_every_round_cell + ")";
+        out += "; by median at most " + format_number("%.1f", 100.0 * worst_det) + "% slower (" + worst_det_cell + ").\n";
+    }
     for (int k : {28, 30}) {
         const BenchResult* b = r.find("fast", "f32", uint64_t(1) << k, "warm", "sum");
         if (!b) continue;

@@ -6,7 +6,8 @@
 # Modes (RLAB_GPU_ONLY): corpus (build, record the trace corpus, divergent-shuffle on the hardware),
 # tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, fast-matrix
 # (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), tune (the
-# exact fast-path tests and three rounds of --tune), bench,
+# exact fast-path tests and five rounds of --tune), ncu-fast and ncu-small (Nsight Compute: 2^28 f32, the one-block
+# and deterministic-finish cases), bench,
 # final, session (student suites, fast-path tests and the recorded --fast-matrix, then the other gpu tests),
 # lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
 # commit its contents under lessons/recorded/), student (a student's kernel on the GPU: build the runner and its
@@ -30,7 +31,7 @@ rlab=build/gpu/app/cli/rlab
 echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
-case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix | tune) targets=(--target rlab rlab_gpu_tests) ;; lessons | ncu-fast) targets=(--target rlab) ;;
+case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix | tune) targets=(--target rlab rlab_gpu_tests) ;; lessons | ncu-fast | ncu-small) targets=(--target rlab) ;;
   student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;;
   session) targets=(--target rlab rlab_gpu_tests rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
@@ -80,6 +81,30 @@ ncu_fast_section() {
   { echo "## ncu (--clock-control none): the fast path and CUB's DeviceReduceKernel, f32 sum 2^28, warm"; echo '```'
     for v in fast cub; do echo "### $v"; grep -E "reduce|Reduce|gpu__time|dram__|sm__warps|launch__|ERROR" "$OUT/ncu-fast-$v.txt" | head -14; done
     echo '```'; } >>"$report"
+}
+
+# Nsight Compute's warp states where the fast path trails by about 0.2 us (issue 18): one block over 2^12 f32 against
+# CUB's single tile, and the deterministic finish against the atomic one at a grid of 64 blocks (2^17 f32); ncu
+# flushes the caches before each kernel (--cache-control all), the cold case of the matrix.
+ncu_small_section() {
+  local args=(--clock-control none --section WarpStateStats --section LaunchStats --page raw
+    --metrics gpu__time_duration.sum,smsp__inst_executed.sum)
+  local v k
+  for v in fast cub; do
+    k='regex:^reduce(_bounded)?$'; [ "$v" = cub ] && k='regex:SingleTile'
+    timeout 90 ncu "${args[@]}" -k "$k" -s 2 -c 1 $rlab bench --sizes 12 --variants "$v" --reps 3 \
+      --no-worked-example --no-harris >"$OUT/ncu-small-$v.txt" 2>&1
+  done
+  for v in fast fast-deterministic; do
+    timeout 90 ncu "${args[@]}" -k 'regex:^reduce(_bounded)?$' -s 2 -c 1 $rlab bench --sizes 17 --variants "$v" --reps 3 \
+      --no-worked-example --no-harris >"$OUT/ncu-grid-$v.txt" 2>&1
+  done
+  { echo "## ncu (--clock-control none, caches flushed): 2^12 f32 on one block against CUB's single tile; 2^17 f32 in both modes"
+    echo '```'
+    for f in small-fast small-cub grid-fast grid-fast-deterministic; do
+      echo "### $f"; grep -E "Reduce|reduce|gpu__time_duration.sum |inst_executed.sum |launch__(grid|block)_size |launch__registers|ERROR" "$OUT/ncu-$f.txt" | head -6
+      grep -E "issue_stalled_[a-z_]+_per_warp_active.pct " "$OUT/ncu-$f.txt" | sort -k3 -g -r | head -8
+    done; echo '```'; } >>"$report"
 }
 
 # What is left in $OUT goes back at most 8 files at a time: the report and the recorded matrix as they are, every
@@ -203,6 +228,9 @@ done
 
 if [ "${RLAB_GPU_ONLY:-}" = ncu-fast ]; then  # Nsight Compute on the fast path and CUB alone
   ncu_fast_section; pack_out; cat "$report"; exit 0
+fi
+if [ "${RLAB_GPU_ONLY:-}" = ncu-small ]; then  # Nsight Compute where the fast path trails by a step
+  ncu_small_section; pack_out; cat "$report"; exit 0
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch shapes, against CUB
