@@ -147,10 +147,12 @@ template <class OpT, int kElems> __device__ typename OpT::Value combine_lanes(co
 // where their stores are. Thread 0 gets the result.
 //
 // Each block's partial has a 32-byte sector of its own, which the block writes whole (its partial, then the
-// identity) in one store. Packed partials share sectors that no single store fills: after a cold L2 the finish's
-// read of such a sector waited on HBM, about 0.4 us that the atomic mode never pays (tune call 14: the same with
-// 16-byte loads of packed partials). Warp 0 alone then loads 8 partials per lane at once (256 a trip to L2), and
-// the shuffle tree combines them: no barrier, no shared memory.
+// identity) in one store. With packed partials (eight blocks' 4-byte stores sharing a sector) the deterministic
+// mode was 0.35-0.45 us slower than the atomic one at 10^4-10^5 elements with a cold L2, and no faster when the
+// finish read them as 16-byte vectors; with a sector each, 0.15-0.25 us (tune calls 14-15, H200). Which of the
+// differences does it (stores of several SMs to one sector, or reads of sectors no single store filled) was not
+// isolated. Warp 0 alone then loads 8 partials per lane at once (256 a trip to L2), and the shuffle tree combines
+// them: no barrier, no shared memory.
 template <class A> constexpr uint32_t kSectorValues = 32 / sizeof(A);
 
 template <class OpT> __device__ typename OpT::Value finish_sectors(const typename OpT::Value* partials) {
