@@ -109,6 +109,9 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     // deterministic mode of i32 sums is the atomic one (the ordered finish costs an extra step for nothing).
     if (type == DType::I32 && op == Op::Sum) mode = FastMode::Atomic;
     if (config.one_block_threads == 0) config.one_block_threads = config.threads;
+    if (config.one_block_threads < 32 || config.one_block_threads > config.threads)
+        throw Error("the fast path's one-block threads must be from 32 to the block's " +
+                    std::to_string(config.threads) + " (got " + std::to_string(config.one_block_threads) + ")");
     m.config = config;
     m.kernel = kernel_for(type, op, mode, config);
     if (!m.kernel) throw Error("the fast path has no kernel for this request (" + supported() + ")");
@@ -163,6 +166,17 @@ uint32_t FastReducer::grid_for(uint64_t n) const {
     return uint32_t(std::clamp<uint64_t>((vectors + m.config.threads - 1) / m.config.threads, 2, m.resident_grid));
 }
 
+uint32_t FastReducer::block_for(uint64_t n) const {
+    const Impl& m = *impl_;
+    if (grid_for(n) > 1) return uint32_t(m.config.threads);
+    // The vectors the kernel loads: at most n / elements per vector (a misaligned start's head is loaded one by one).
+    // The bound `enqueue` sizes a block's share by is one more: by it, 2^12 f32 ran on 512 threads (ncu, 2026-12-02).
+    const uint64_t loaded = n / uint64_t(m.elems_per_vector);
+    for (const Impl::OneBlock& b : m.one_block)
+        if (loaded <= uint64_t(b.threads) * kOneBlockLoads) return b.threads;
+    return uint32_t(m.config.threads);
+}
+
 void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_output, void* stream) {
     Impl& m = *impl_;
     if (n == 0) throw Error("the fast path needs at least one element");
@@ -174,17 +188,11 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
     // the end find nothing), in whole block widths.
     const uint32_t grid = grid_for(n);
     const uint64_t vectors = n / uint64_t(m.elems_per_vector) + 1;
+    const uint32_t block = block_for(n);
     const void* kernel = m.kernel;
-    uint64_t threads = uint64_t(m.config.threads);
-    if (grid == 1) {
-        // The vectors the kernel loads: at most n / elements per vector (a misaligned start's head is loaded one by
-        // one). `vectors` above is one more (an upper bound): 2^12 f32 ran on 512 threads by it (ncu, 2026-12-02).
-        const uint64_t loaded = n / uint64_t(m.elems_per_vector);
-        const auto fits = std::find_if(m.one_block.begin(), m.one_block.end(), [&](const Impl::OneBlock& b) {
-            return loaded <= uint64_t(b.threads) * kOneBlockLoads;
-        });
-        if (fits != m.one_block.end()) kernel = fits->kernel, threads = fits->threads;
-    }
+    for (const Impl::OneBlock& b : m.one_block)
+        if (grid == 1 && b.threads == block) kernel = b.kernel;
+    const uint64_t threads = block;
     uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
     void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};
     // (256 threads with 16 predicated loads and no loop, a kernel of its own for one block, was measured slower: 2^12

@@ -43,7 +43,8 @@ public:
     FastReducer& operator=(const FastReducer&) = delete;
 
     void enqueue(const void* device_input, uint64_t n, void* device_output, void* stream);
-    uint32_t grid_for(uint64_t n) const;  // blocks the launch for n uses
+    uint32_t grid_for(uint64_t n) const;   // blocks the launch for n uses
+    uint32_t block_for(uint64_t n) const;  // threads per block of that launch
     static std::string supported();       // one line: what types, ops and configs are built
 
 private:

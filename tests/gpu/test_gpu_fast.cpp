@@ -9,6 +9,7 @@
 #include <memory>
 #include <random>
 #include <vector>
+#include "core/error.h"
 #include "core/exact_sum.h"
 #include "core/schedule.h"
 #include "cuda/bench_api.h"
@@ -174,7 +175,7 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
     // block) are what is checked. Then the packed finishes of 2026-12-01 (24 and 8 loads per lane) and the default.
     const FastConfig shapes[] = {{512, 8, 1, 8, 1},     {512, 8, 4, 8, 0},     {512, 8, 3, 4, 3},
                                  {256, 4, 8, 2, 8},     {512, 8, 1, 1, 1, 24}, {512, 8, 1, 1, 1, 8},
-                                 {512, 8, 1, 40, 1, 8}, {512, 8, 1, 1, 1, 0}};
+                                 {512, 8, 1, 40, 1, 8}, {512, 8, 1, 8, 1, 24}, {512, 8, 1, 1, 1, 0}};
     int cases = 0;
     for (const FastConfig& c : shapes)
         for (DType type : {DType::F32, DType::F64, DType::BF16, DType::I32})
@@ -194,7 +195,8 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
                 const size_t n = size_t(grid) * size_t(c.threads * c.unroll) * 2 * per_vector + 7;
                 REQUIRE(probe.grid_for(n) == grid);
                 if (c.waves > 1) CHECK(grid > 256);  // more partials than the sector finish loads in one trip
-                if (c.waves == 40) CHECK(grid > 32 * 8);  // more than the scalar finish's warp loads in one trip
+                if (c.waves == 40) CHECK(grid > 32 * 8);   // more than the packed finish's warp loads in one trip
+                if (c.finish_loads == 24 && c.waves > 1) CHECK(grid > 32 * 24);  // its whole block's finish
                 CHECK(run_exact(type, Op::Sum, mode, n, 1, 0, 0, c) == exact_bits(type, Op::Sum, n));
                 ++cases;
             }
@@ -218,6 +220,14 @@ TEST_CASE("fast path: one-block inputs on smaller blocks give the exact answer's
                         CAPTURE(to_string(type));
                         CAPTURE(int(mode));
                         CAPTURE(n);
+                        // The block the launch takes: the smallest from `smallest` up with at most 4 loads per thread
+                        // (the kernel loads n / per_vector vectors at most), the full block past one block's input.
+                        const FastReducer r(type, Op::Sum, mode, c);
+                        const size_t loaded = n / per_vector;
+                        const uint32_t want = r.grid_for(n) > 1 ? 512
+                                              : loaded <= size_t(smallest) * 4 ? uint32_t(smallest)
+                                              : loaded <= 1024 && smallest < 256 ? 256 : 512;
+                        CHECK(r.block_for(n) == want);
                         CHECK(run_exact(type, Op::Sum, mode, n, 1, 0, 0, c) == exact_bits(type, Op::Sum, n));
                         ++cases;
                     }
@@ -231,6 +241,11 @@ TEST_CASE("fast path: one-block inputs on smaller blocks give the exact answer's
             ++cases;
         }
     MESSAGE(cases << " one-block cases checked bit for bit");
+    // What a block smaller than a warp or larger than the shape's would be is refused in one line.
+    CHECK_THROWS_WITH_AS(FastReducer(DType::F32, Op::Sum, FastMode::Atomic, FastConfig{512, 8, 1, 1, 1, 0, -128}),
+                         doctest::Contains("one-block threads must be from 32"), Error);
+    CHECK_THROWS_WITH_AS(FastReducer(DType::F32, Op::Sum, FastMode::Atomic, FastConfig{512, 8, 1, 1, 1, 0, 1024}),
+                         doctest::Contains("one-block threads must be from 32"), Error);
 }
 
 TEST_CASE("fast path: a reducer that ran a larger grid ignores the partials it left (the finish's mask)") {
