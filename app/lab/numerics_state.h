@@ -13,8 +13,11 @@ namespace rl::lab {
 struct NumericsState {
     // Above this n the comparison (a dozen emulator runs plus the atomic orders) waits for an explicit request.
     static constexpr uint64_t kAutoMaxN = uint64_t(1) << 16;
-    // Up to this n the comparison (a tenth of a second or less) runs in the caller, above it on its own thread.
-    static constexpr uint64_t kSyncMaxN = 2048;
+    // Up to this n the comparison runs in the caller, above it on its own thread. Its cost grows with the atomic
+    // orders too, not with n alone: at n = 1936 with 38 blocks finishing by atomics it took 0.47 s (`rlab numerics`),
+    // and the classroom stopped for a second on each such schedule change (the Qt monkey, seed 19); up to 256 it
+    // stays under a tenth of a second.
+    static constexpr uint64_t kSyncMaxN = 256;
 
     bool ready = false;            // table holds the comparison of `key`'s schedule
     Schedule key;                  // the schedule compared (or refused)
