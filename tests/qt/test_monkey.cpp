@@ -27,7 +27,8 @@ private slots:
         const char* seed_env = std::getenv("RLAB_MONKEY_SEED");
         const unsigned seed = seed_env ? unsigned(std::strtoul(seed_env, nullptr, 10)) : 19u;
         const char* secs_env = std::getenv("RLAB_MONKEY_SECONDS");
-        const qint64 budget_ms = 1000 * (secs_env ? std::atoll(secs_env) : 20);
+        // 12 s by default: about 450 actions, in CI where the GUI tests hold one display in turn (RLAB_MONKEY_SECONDS).
+        const qint64 budget_ms = 1000 * (secs_env ? std::atoll(secs_env) : 12);
         // RLAB_MONKEY_ACTIONS=N: exactly N actions, however long they take, instead of a time budget (the sanitizer
         // build, ten times slower, runs a fixed number: the same actions for the same seed on any machine).
         const char* actions_env = std::getenv("RLAB_MONKEY_ACTIONS");
