@@ -83,6 +83,16 @@ struct FastReducer::Impl {
         const void* kernel;
     };
     std::vector<OneBlock> one_block;
+    // The smallest of them that gives each thread at most kOneBlockLoads of an input of `n` elements (one block
+    // covers it), or none: the shape's own block.
+    const OneBlock* one_block_for(uint64_t n) const {
+        // The vectors the kernel loads: at most n / elements per vector (a misaligned start's head is loaded one by
+        // one). The bound `enqueue` sizes a block's share by is one more: by it, 2^12 f32 ran on 512 threads (ncu).
+        const uint64_t loaded = n / uint64_t(elems_per_vector);
+        for (const OneBlock& b : one_block)
+            if (loaded <= uint64_t(b.threads) * kOneBlockLoads) return &b;
+        return nullptr;
+    }
     FastConfig config;
     size_t elem_bytes = 4, acc_bytes = 4;
     int elems_per_vector = 4;
@@ -117,7 +127,8 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     if (!m.kernel) throw Error("the fast path has no kernel for this request (" + supported() + ")");
     for (int t = config.one_block_threads; t < config.threads; t *= 2) {
         const void* k = kernel_for(type, op, FastMode::Atomic, FastConfig{t, 8, 1, 1, 1, 0, t});
-        if (!k) throw Error("the fast path has no one-block kernel of " + std::to_string(t) + " threads (" + supported() + ")");
+        if (!k)
+            throw Error("the fast path has no one-block kernel of " + std::to_string(t) + " threads (" + supported() + ")");
         m.one_block.push_back({uint32_t(t), k});
     }
     m.elem_bytes = type == DType::F64 ? 8 : type == DType::BF16 ? 2 : 4;
@@ -167,14 +178,8 @@ uint32_t FastReducer::grid_for(uint64_t n) const {
 }
 
 uint32_t FastReducer::block_for(uint64_t n) const {
-    const Impl& m = *impl_;
-    if (grid_for(n) > 1) return uint32_t(m.config.threads);
-    // The vectors the kernel loads: at most n / elements per vector (a misaligned start's head is loaded one by one).
-    // The bound `enqueue` sizes a block's share by is one more: by it, 2^12 f32 ran on 512 threads (ncu, 2026-12-02).
-    const uint64_t loaded = n / uint64_t(m.elems_per_vector);
-    for (const Impl::OneBlock& b : m.one_block)
-        if (loaded <= uint64_t(b.threads) * kOneBlockLoads) return b.threads;
-    return uint32_t(m.config.threads);
+    const Impl::OneBlock* b = grid_for(n) == 1 ? impl_->one_block_for(n) : nullptr;
+    return b ? b->threads : uint32_t(impl_->config.threads);
 }
 
 void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_output, void* stream) {
@@ -188,11 +193,9 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
     // the end find nothing), in whole block widths.
     const uint32_t grid = grid_for(n);
     const uint64_t vectors = n / uint64_t(m.elems_per_vector) + 1;
-    const uint32_t block = block_for(n);
-    const void* kernel = m.kernel;
-    for (const Impl::OneBlock& b : m.one_block)
-        if (grid == 1 && b.threads == block) kernel = b.kernel;
-    const uint64_t threads = block;
+    const Impl::OneBlock* small = grid == 1 ? m.one_block_for(n) : nullptr;
+    const void* kernel = small ? small->kernel : m.kernel;
+    const uint64_t threads = small ? small->threads : uint64_t(m.config.threads);
     uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
     void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};
     // (256 threads with 16 predicated loads and no loop, a kernel of its own for one block, was measured slower: 2^12

@@ -148,9 +148,10 @@ template <class OpT, int kElems> __device__ typename OpT::Value combine_lanes(co
 //
 // Each block's partial has a 32-byte sector of its own, which the block writes whole in one store: its partial
 // (thread 0's, which thread 0's fence orders before its ticket) and identities as padding (never read, and not
-// ordered by that fence: a finish that loaded whole sectors would race with them). With packed partials (eight blocks' 4-byte stores sharing a sector) the deterministic
-// mode was 0.35-0.45 us slower than the atomic one at 10^4-10^5 elements with a cold L2, and no faster when the
-// finish read them as 16-byte vectors; with a sector each, 0.15-0.25 us (tune calls 14-15, H200). Which of the
+// ordered by that fence: a finish that loaded whole sectors would race with them). With packed partials (eight
+// blocks' 4-byte stores sharing a sector) the deterministic mode was 0.35-0.45 us slower than the atomic one at
+// 10^4-10^5 elements with a cold L2, and no faster when the finish read them as 16-byte vectors; with a sector
+// each, 0.15-0.25 us (tune calls 14-15, H200). Which of the
 // differences does it (stores of several SMs to one sector, or reads of sectors no single store filled) was not
 // isolated. Warp 0 alone then loads 8 partials per lane at once (256 a trip to L2), and the shuffle tree combines
 // them: no barrier, no shared memory.
