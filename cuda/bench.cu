@@ -706,14 +706,15 @@ std::string tune_fast_path(int log2_f32, int reps) {
     std::ostringstream out;
     out << "fast path launch shapes on " << info.name << ", median us over up to " << reps << " reps (f32 2^L: L = "
         << log2_f32 << "); bound: the launch bounds' resident blocks per SM (0: none); waves: the grid of a large "
-           "input in multiples of the blocks resident at once; finish: the deterministic finish (sector: each partial in a "
-           "32-byte sector of its own; a number: packed partials, loads per lane); 1-block: the smallest block an input "
-           "one block covers runs on (doubling up to the shape's, at most 4 loads per thread)\n";
+           "input in multiples of the blocks resident at once; finish: the deterministic finish (ticket: the block with the "
+           "last ticket reads fenced partials; look-back: the last block polls partials posted with ready flags); "
+           "1-block: the smallest block an input one block covers runs on (doubling up to the shape's, at most 4 loads "
+           "per thread), on a kernel of its own (own) or the shape's kernel (body)\n";
     char line[256];
     // One row of the table: its left columns, then one cell per probe.
     auto row = [&](const char* a, const char* b, const char* c, const char* d, const char* e, const char* f,
                    const char* g, auto&& cell) {
-        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s %6s %7s", a, b, c, d, e, f, g);
+        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s %9s %8s", a, b, c, d, e, f, g);
         out << line;
         for (const Probe& p : probes) {
             cell(p);
@@ -735,16 +736,20 @@ std::string tune_fast_path(int log2_f32, int reps) {
         p.cub_us = timer.measure(cub, p.cold, reps, 5).median_us;
     }
     row("cub", "", "", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
-    // threads, loads, blocks per SM, waves, launch bounds, finish, one-block threads: the default of 2026-12-01 (its
-    // deterministic finish: packed partials, 24 loads per lane), that finish with 8 (tune call 13), the finish over
-    // partials in sectors of their own, and one-block inputs on smaller blocks from 256 or 128 threads up. The shapes
-    // measured slower in calls 9-14 (CUB's occupancy and waves, the compiler's registers) are left out.
-    const FastConfig shapes[] = {{512, 8, 1, 1, 1, 24, 512}, {512, 8, 1, 1, 1, 8, 512}, {512, 8, 1, 1, 1, 0, 512},
-                                 {512, 8, 1, 1, 1, 0, 256},  {512, 8, 1, 1, 1, 0, 128}};
+    // threads, loads, blocks per SM, waves, launch bounds, finish, one-block threads and kernel: the default of
+    // 2026-12-02 (the ticket finish, reduce_body on blocks from 128 threads), the look-back finish, and the one-block
+    // kernels from 128 or 256 threads. The shapes measured slower in calls 9-15 (CUB's occupancy and waves, the
+    // compiler's registers, packed partials) are left out.
+    const FastConfig shapes[] = {{512, 8, 1, 1, 1, FastFinish::Ticket, 128, false},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 128, false},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 128, true},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 256, true}};
     for (const FastConfig& cfg : shapes) {
-        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d %6s %7d", cfg.threads, cfg.unroll, cfg.blocks_per_sm,
-                 cfg.min_blocks, cfg.waves, cfg.finish_loads ? std::to_string(cfg.finish_loads).c_str() : "sector",
-                 cfg.one_block_threads ? cfg.one_block_threads : cfg.threads);
+        const std::string one_block = std::to_string(cfg.one_block_threads ? cfg.one_block_threads : cfg.threads) +
+                                      (cfg.lean_one_block ? " own" : " body");
+        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d %9s %8s", cfg.threads, cfg.unroll, cfg.blocks_per_sm,
+                 cfg.min_blocks, cfg.waves, cfg.finish == FastFinish::Ticket ? "ticket" : "look-back",
+                 one_block.c_str());
         out << line;
         for (const Probe& p : probes) {
             FastVariant v(p.type, Op::Sum, p.mode, p.n, p.in(), cfg);

@@ -13,31 +13,34 @@
 namespace rl::cuda {
 namespace {
 
-// A one-block input runs on the smallest block that gives each thread at most this many 16-byte loads: 4, as CUB's
-// single tile does (256 x 16 f32). With a cold L2, 2^12 f32 on 256 threads and 2^12 bf16 on 128 took a step (0.1-0.2
-// us) less than on 512 threads with 2 loads each, and 8 loads per thread on 128 threads a step more (tune call 14).
-constexpr uint64_t kOneBlockLoads = 4;
-
+// A one-block input runs on the smallest block that gives each thread at most fast::kOneBlockLoads (4) 16-byte loads,
+// as CUB's single tile does (256 x 16 f32). With a cold L2, 2^12 f32 on 256 threads and 2^12 bf16 on 128 took a step
+// (0.1-0.2 us) less than on 512 threads with 2 loads each, and 8 loads per thread on 128 threads a step more (tune
+// call 14).
+using fast::kOneBlockLoads;
 
 // The launch shapes compiled: every type/op/mode gets the default (512 threads, 8 loads in flight, launch bounds of
-// one block per SM, partials in sectors of their own) and the smaller blocks for one-block inputs (the atomic mode's
-// kernels serve both modes there: a lone block writes its value, with no partials to finish); the sums (f32, bf16,
-// f64, i32), which the tuning sweep compares, also the other shapes it tries.
-template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll, int min_blocks, int finish) {
+// one block per SM, the look-back finish) and the one-block kernels; the sums (f32, bf16, f64, i32), which the tuning
+// sweep compares, also the other shapes it tries: the ticket finish, reduce_body on smaller blocks for one-block
+// inputs (the atomic mode's kernels serve both modes there: a lone block writes its value, with no partials to
+// finish), and other threads, loads and launch bounds. The deterministic finish is the look-back one on all but the
+// ticket's row.
+template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll, int min_blocks, bool ticket) {
     constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>> || std::is_same_v<OpT, SumOp<double>> ||
                             std::is_same_v<OpT, SumOp<int32_t>>;
-    auto is = [&](int t, int u, int b, int f = 0) {
-        return threads == t && unroll == u && min_blocks == b && finish == f;
-    };
+    auto is = [&](int t, int u, int b) { return threads == t && unroll == u && min_blocks == b; };
     using namespace fast;
-    if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet>;
-    if constexpr (!kDet) {
-        if (is(256, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 256, 8, 1, false>;
-        if (is(128, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 128, 8, 1, false>;
+    if (ticket && kDet) {
+        if constexpr (kTuned && kDet)
+            if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, true, true>;
+        return nullptr;
     }
+    if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet>;
     if constexpr (kTuned) {
-        if (is(512, 8, 1, 24)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet, 24>;
-        if (is(512, 8, 1, 8)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet, 8>;
+        if constexpr (!kDet) {
+            if (is(256, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 256, 8, 1, false>;
+            if (is(128, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 128, 8, 1, false>;
+        }
         if (is(512, 8, 0)) return (const void*)reduce<OpT, Elem, 512, 8, kDet>;
         if (is(512, 4, 0)) return (const void*)reduce<OpT, Elem, 512, 4, kDet>;
         if (is(512, 4, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 4, 1, kDet>;
@@ -47,28 +50,39 @@ template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, 
     return nullptr;
 }
 
-template <class OpT, class Elem> const void* kernel_for(FastMode mode, const FastConfig& c) {
-    return mode == FastMode::Deterministic
-               ? kernel_for<OpT, Elem, true>(c.threads, c.unroll, c.min_blocks, c.finish_loads)
-               : kernel_for<OpT, Elem, false>(c.threads, c.unroll, c.min_blocks, c.finish_loads);
+// The one-block kernel of `threads` threads (FastConfig::lean_one_block), for both modes.
+template <class OpT, class Elem> const void* one_block_kernel(int threads) {
+    using namespace fast;
+    if (threads == 128) return (const void*)reduce_one_block<OpT, Elem, 128>;
+    if (threads == 256) return (const void*)reduce_one_block<OpT, Elem, 256>;
+    if (threads == 512) return (const void*)reduce_one_block<OpT, Elem, 512>;
+    return nullptr;
 }
 
-template <class A, class Elem> const void* kernel_for(Op op, FastMode mode, const FastConfig& c) {
+// The kernel for a mode and shape, or with `one_block`, the one-block kernel of c.threads threads.
+template <class OpT, class Elem> const void* kernel_for(FastMode mode, const FastConfig& c, bool one_block) {
+    const bool ticket = c.finish == FastFinish::Ticket;
+    if (one_block) return one_block_kernel<OpT, Elem>(c.threads);
+    return mode == FastMode::Deterministic ? kernel_for<OpT, Elem, true>(c.threads, c.unroll, c.min_blocks, ticket)
+                                           : kernel_for<OpT, Elem, false>(c.threads, c.unroll, c.min_blocks, ticket);
+}
+
+template <class A, class Elem> const void* kernel_for(Op op, FastMode mode, const FastConfig& c, bool one_block) {
     switch (op) {
-        case Op::Sum: return kernel_for<SumOp<A>, Elem>(mode, c);
-        case Op::Max: return kernel_for<MaxOp<A>, Elem>(mode, c);
-        case Op::Min: return kernel_for<MinOp<A>, Elem>(mode, c);
+        case Op::Sum: return kernel_for<SumOp<A>, Elem>(mode, c, one_block);
+        case Op::Max: return kernel_for<MaxOp<A>, Elem>(mode, c, one_block);
+        case Op::Min: return kernel_for<MinOp<A>, Elem>(mode, c, one_block);
         default: return nullptr;
     }
 }
 
-const void* kernel_for(DType type, Op op, FastMode mode, const FastConfig& c) {
+const void* kernel_for(DType type, Op op, FastMode mode, const FastConfig& c, bool one_block = false) {
     switch (type) {
-        case DType::F32: return kernel_for<float, float>(op, mode, c);
-        case DType::BF16: return kernel_for<float, uint16_t>(op, mode, c);
-        case DType::F64: return kernel_for<double, double>(op, mode, c);
+        case DType::F32: return kernel_for<float, float>(op, mode, c, one_block);
+        case DType::BF16: return kernel_for<float, uint16_t>(op, mode, c, one_block);
+        case DType::F64: return kernel_for<double, double>(op, mode, c, one_block);
         case DType::I32:  // sums only: integer max/min have no row in the matrix
-            return op == Op::Sum ? kernel_for<SumOp<int32_t>, int32_t>(mode, c) : nullptr;
+            return op == Op::Sum ? kernel_for<SumOp<int32_t>, int32_t>(mode, c, one_block) : nullptr;
         default: return nullptr;
     }
 }
@@ -77,7 +91,8 @@ const void* kernel_for(DType type, Op op, FastMode mode, const FastConfig& c) {
 
 struct FastReducer::Impl {
     const void* kernel = nullptr;
-    // One-block inputs on smaller blocks, ascending: each takes up to kOneBlockLoads vectors per thread.
+    // One-block inputs on their own kernels or on smaller blocks, ascending: each takes up to kOneBlockLoads vectors
+    // per thread.
     struct OneBlock {
         uint32_t threads;
         const void* kernel;
@@ -99,7 +114,7 @@ struct FastReducer::Impl {
     uint32_t resident_grid = 1;  // blocks that run at once
     uint32_t max_grid = 1;       // resident_grid * waves
     void* scratch = nullptr;   // fast::Scratch<A>
-    void* partials = nullptr;  // max_grid sectors of 32 bytes, one per block
+    void* partials = nullptr;  // max_grid sectors of 32 bytes, one per block, flags clear between launches
 };
 
 FastConfig default_fast_config(DType, Op) {
@@ -107,9 +122,9 @@ FastConfig default_fast_config(DType, Op) {
     // 8 loads of 16 bytes in flight and launch bounds of one block per SM, so that the compiler keeps every load's
     // registers (94 for f32 sums; one block fits an SM). In the same runs, the compiler's own 44 registers (two
     // blocks per SM) were 1-1.5% slower at 2^28-2^30, and CUB's occupancy (32 registers) or CUB's waves slower still.
-    // The deterministic finish over partials in sectors of their own, and one-block inputs on blocks from 128 threads
-    // up: tune calls 14-15 (docs/bench/h200-2026-12-02-tuning.md).
-    return FastConfig{512, 8, 1, 1, 1, 0, 128};
+    // One-block inputs on blocks from 128 threads up: tune calls 14-15 (docs/bench/h200-2026-12-02-tuning.md); the
+    // look-back finish and the one-block kernels: tune call 19 (the same file).
+    return FastConfig{512, 8, 1, 1, 1, FastFinish::LookBack, 128, true};
 }
 
 FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : impl_(std::make_unique<Impl>()) {
@@ -125,8 +140,13 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     m.config = config;
     m.kernel = kernel_for(type, op, mode, config);
     if (!m.kernel) throw Error("the fast path has no kernel for this request (" + supported() + ")");
-    for (int t = config.one_block_threads; t < config.threads; t *= 2) {
-        const void* k = kernel_for(type, op, FastMode::Atomic, FastConfig{t, 8, 1, 1, 1, 0, t});
+    // The one-block kernels up to the shape's threads (reduce_body on smaller blocks: below them; the shape's own
+    // kernel covers its threads).
+    const int largest = config.lean_one_block ? config.threads : config.threads / 2;
+    for (int t = config.one_block_threads; t <= largest; t *= 2) {
+        FastConfig small{t, 8, 1, 1, 1};
+        small.one_block_threads = t;
+        const void* k = kernel_for(type, op, FastMode::Atomic, small, config.lean_one_block);
         if (!k)
             throw Error("the fast path has no one-block kernel of " + std::to_string(t) + " threads (" + supported() + ")");
         m.one_block.push_back({uint32_t(t), k});
@@ -143,8 +163,9 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     m.max_grid = m.resident_grid * uint32_t(std::max(1, config.waves));
 
     RL_CUDA(cudaMalloc(&m.scratch, 16));
-    // A 32-byte sector per block (fast::finish_sectors; the packed finishes of --tune use the first max_grid values).
+    // A 32-byte sector per block; the look-back finish's flags start clear, and each launch leaves them so.
     RL_CUDA(cudaMalloc(&m.partials, size_t(m.max_grid) * 32));
+    RL_CUDA(cudaMemset(m.partials, 0, size_t(m.max_grid) * 32));
     // The scratch word starts at the identity and the ticket at zero; each launch leaves them so.
     unsigned char init[16] = {};
     const uint64_t id = type == DType::I32 ? pack_value(SumOp<int32_t>::identity())
@@ -198,17 +219,15 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
     const uint64_t threads = small ? small->threads : uint64_t(m.config.threads);
     uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
     void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};
-    // (256 threads with 16 predicated loads and no loop, a kernel of its own for one block, was measured slower: 2^12
-    // f32 cold in 4.80 us instead of 4.22 on the H200, 2026-12-01, docs/bench/h200-2026-12-01-tuning.md.)
     RL_CUDA(cudaLaunchKernel(kernel, dim3(grid), dim3(unsigned(threads)), args, 0,
                              static_cast<cudaStream_t>(stream)));
 }
 
 std::string FastReducer::supported() {
     return "types f32|bf16|f64 (sum|max|min) and i32 (sum), threads 512 with 8 loads in flight and launch bounds of "
-           "one block, one-block inputs from 128, 256 or 512 threads up; sums also 512 x 8 and 512 x 4 without launch "
-           "bounds, 512 x 4 (one block), 512 x 8 (3 blocks) and 256 x 4 (8 blocks), and the default's deterministic "
-           "finish over packed partials with 24 or 8 loads per lane";
+           "one block, one-block kernels from 128, 256 or 512 threads up; sums also 512 x 8 and 512 x 4 without launch "
+           "bounds, 512 x 4 (one block), 512 x 8 (3 blocks) and 256 x 4 (8 blocks), the ticket finish on the "
+           "default's shape and one-block inputs on its kernel from 128 or 256 threads up";
 }
 
 }  // namespace rl::cuda

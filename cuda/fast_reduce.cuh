@@ -3,11 +3,14 @@
 // One launch does everything: each thread keeps `kUnroll` 16-byte loads in flight and folds them
 // into one accumulator per vector lane (independent chains, so the adds never wait on each other);
 // warps combine with shuffles, blocks through shared memory; then either every block adds into one
-// word with an atomic (FastMode::Atomic) or writes a partial that the last block to finish reduces
-// in a fixed order (FastMode::Deterministic). The last block also leaves the scratch reset, so the
-// next launch needs no memset: a separate memset launch would cost as much as a small reduction.
+// word with an atomic (FastMode::Atomic) or posts a partial that one block reduces in a fixed order
+// (FastMode::Deterministic). The finishing block also leaves the scratch reset, so the next launch
+// needs no memset: a separate memset launch would cost as much as a small reduction.
 #pragma once
+#include <cuda/atomic>
+
 #include <cstdint>
+#include <cstring>
 
 #include "core/ops.h"
 
@@ -142,56 +145,97 @@ template <class OpT, int kElems> __device__ typename OpT::Value combine_lanes(co
     return r;
 }
 
-// The deterministic finish: the last block combines every block's partial in an order fixed by the grid (the same
-// bits whichever block came last). No fence here: the writers fenced before their tickets, and __ldcg reads L2,
-// where their stores are. Thread 0 gets the result.
-//
-// Each block's partial has a 32-byte sector of its own, which the block writes whole in one store: its partial
-// (thread 0's, which thread 0's fence orders before its ticket) and identities as padding (never read, and not
-// ordered by that fence: a finish that loaded whole sectors would race with them). With packed partials (eight
-// blocks' 4-byte stores sharing a sector) the deterministic mode was 0.35-0.45 us slower than the atomic one at
-// 10^4-10^5 elements with a cold L2, and no faster when the finish read them as 16-byte vectors; with a sector
-// each, 0.15-0.25 us (tune calls 14-15, H200). Which of the
-// differences does it (stores of several SMs to one sector, or reads of sectors no single store filled) was not
-// isolated. Warp 0 alone then loads 8 partials per lane at once (256 a trip to L2), and the shuffle tree combines
-// them: no barrier, no shared memory.
+// The deterministic finishes: one block combines every block's partial in an order fixed by the grid, so the bits
+// are the same whichever block ends last. Each block's partial has a 32-byte sector of its own, written in one store
+// (with packed partials, eight blocks' stores sharing a sector, the ticket finish was 0.35-0.45 us slower than the
+// atomic mode at 10^4-10^5 elements with a cold L2; with a sector each, 0.15-0.25 us: tune calls 14-15, H200).
+// Warp 0 alone loads 8 partials per lane at once (256 a trip to L2) and the shuffle tree combines them: no barrier,
+// no shared memory. Thread 0 gets the result.
+constexpr uint32_t kFinishLoads = 8;
 template <class A> constexpr uint32_t kSectorValues = 32 / sizeof(A);
 
-template <class OpT> __device__ typename OpT::Value finish_sectors(const typename OpT::Value* partials) {
+// The ticket finish (FastFinish::Ticket, 2026-12-02's default): every block stores its partial, fences it and takes a
+// ticket; the block with the last ticket reads them. No fence here: the writers fenced before their tickets, and
+// __ldcg reads L2, where their stores are. A sector's other values are identities, never read.
+template <class OpT> __device__ typename OpT::Value finish_ticket(const typename OpT::Value* partials) {
     using A = typename OpT::Value;
-    constexpr uint32_t kLoads = 8;
     A p = OpT::identity();
-    if (threadIdx.x >= 32) return p;
     const uint32_t grid = gridDim.x;
-    for (uint32_t b = threadIdx.x; b < grid; b += 32 * kLoads) {
-        A v[kLoads];
+    for (uint32_t b = threadIdx.x; b < grid; b += 32 * kFinishLoads) {
+        A v[kFinishLoads];
 #pragma unroll
-        for (uint32_t j = 0; j < kLoads; ++j)
+        for (uint32_t j = 0; j < kFinishLoads; ++j)
             v[j] = b + 32 * j < grid ? __ldcg(partials + (b + 32 * j) * kSectorValues<A>) : OpT::identity();
 #pragma unroll
-        for (uint32_t j = 0; j < kLoads; ++j) p = OpT::combine(p, v[j]);
+        for (uint32_t j = 0; j < kFinishLoads; ++j) p = OpT::combine(p, v[j]);
     }
     return warp_reduce<OpT>(p);
 }
 
-// The finish of 2026-12-01 over packed partials, kept for `rlab bench --tune` to compare: lane l of warp 0 loads
-// partials l, l + 32, ..., kLoads at once (24: one trip for 768 partials; 8, a smaller kernel, halved the cold gap to
-// the atomic mode at 10^5 elements, tune call 13), the whole block for a grid with more.
-template <class OpT, int kThreads, uint32_t kLoads>
-__device__ typename OpT::Value finish_scalars(const typename OpT::Value* partials) {
+// The look-back finish (FastFinish::LookBack, the default). Every block but the last posts its partial in 4-byte
+// halves, each in a 64-bit word whose upper half is a ready flag, with one relaxed store per word: a 64-bit access
+// is seen whole or not at all, so a flag seen set carries its half, and the writer needs neither a fence nor a
+// ticket (each a trip to L2 on the ticket finish's path). The grid's last block, after its own share, polls the
+// others' words until every flag is set, combines them, then its own partial, and clears the flags for the next
+// launch (the kernel boundary orders those stores before the next launch's).
+// The wait relies on blocks starting in blockIdx order, as CUB's single-pass scan does when a tile waits on the tiles
+// of lower blockIdx: when the last block runs, every other has started, and a started block runs to its end.
+using Word = unsigned long long;
+constexpr uint32_t kSectorWords = 32 / sizeof(Word);
+constexpr Word kReady = Word(1) << 32;
+template <class A> constexpr int kHalves = int(sizeof(A) / 4);
+
+__device__ inline Word load_word(Word* w) {
+    return ::cuda::atomic_ref<Word, ::cuda::thread_scope_device>(*w).load(::cuda::memory_order_relaxed);
+}
+__device__ inline void store_word(Word* w, Word v) {
+    ::cuda::atomic_ref<Word, ::cuda::thread_scope_device>(*w).store(v, ::cuda::memory_order_relaxed);
+}
+
+template <class A> __device__ void post_partial(Word* sector, A v) {
+    uint32_t half[kHalves<A>];
+    memcpy(half, &v, sizeof v);
+#pragma unroll
+    for (int k = 0; k < kHalves<A>; ++k) store_word(sector + k, kReady | half[k]);
+}
+
+// Called by warp 0 of the grid's last block; `own` is that block's partial (thread 0's).
+template <class OpT> __device__ typename OpT::Value finish_look_back(Word* sectors, typename OpT::Value own) {
     using A = typename OpT::Value;
-    const uint32_t loaders = gridDim.x <= 32 * kLoads ? 32 : kThreads;
+    constexpr int kH = kHalves<A>;
+    const uint32_t others = gridDim.x - 1, lane = threadIdx.x;
     A p = OpT::identity();
-    if (threadIdx.x >= loaders) return p;
-    for (uint32_t b = threadIdx.x; b < gridDim.x; b += loaders * kLoads) {
-        A v[kLoads];
+    for (uint32_t base = 0; base < others; base += 32 * kFinishLoads) {
+        Word w[kFinishLoads][kH];
+        bool ready;
+        do {  // every lane polls all of its words until all 32 lanes have seen every flag set
+            ready = true;
 #pragma unroll
-        for (uint32_t j = 0; j < kLoads; ++j)
-            v[j] = b + loaders * j < gridDim.x ? __ldcg(partials + b + loaders * j) : OpT::identity();
+            for (uint32_t j = 0; j < kFinishLoads; ++j) {
+                const uint32_t b = base + lane + 32 * j;
 #pragma unroll
-        for (uint32_t j = 0; j < kLoads; ++j) p = OpT::combine(p, v[j]);
+                for (int k = 0; k < kH; ++k) {
+                    w[j][k] = b < others ? load_word(sectors + b * kSectorWords + k) : kReady;
+                    ready = ready && (w[j][k] & ~Word(0xffffffffu)) == kReady;
+                }
+            }
+        } while (!__all_sync(0xffffffffu, ready));
+#pragma unroll
+        for (uint32_t j = 0; j < kFinishLoads; ++j) {
+            const uint32_t b = base + lane + 32 * j;
+            if (b >= others) continue;
+            uint32_t half[kH];
+#pragma unroll
+            for (int k = 0; k < kH; ++k) {
+                half[k] = uint32_t(w[j][k]);
+                store_word(sectors + b * kSectorWords + k, 0);
+            }
+            A v;
+            memcpy(&v, half, sizeof v);
+            p = OpT::combine(p, v);
+        }
     }
-    return loaders == 32 ? warp_reduce<OpT>(p) : block_reduce<OpT, kThreads>(p);
+    return OpT::combine(warp_reduce<OpT>(p), own);
 }
 
 // Scratch shared by launches: zero ticket and identity word between launches (the last block resets them).
@@ -202,10 +246,11 @@ template <class A> struct Scratch {
 
 // The kernel's body (the __global__ wrappers below differ only in their launch bounds). per_block: the vectors each
 // block reads (a multiple of kThreads), computed once on the host rather than by a 64-bit division in every thread.
-template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic, uint32_t kFinishLoads = 0>
+// partials: max_grid 32-byte sectors (Words with flags for the look-back finish, values for the ticket finish).
+template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic, bool kTicket = false>
 __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
-                                            typename OpT::Value* __restrict__ partials,
-                                            Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
+                                            void* __restrict__ partials, Scratch<typename OpT::Value>* scratch,
+                                            typename OpT::Value* out) {
     using A = typename OpT::Value;
     using V = Vector<Elem>;
     constexpr int kElems = V::kElems;
@@ -260,15 +305,24 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
         if (threadIdx.x == 0) *out = r;
         return;
     }
-    constexpr bool kSectors = kDeterministic && kFinishLoads == 0;  // partials in sectors of their own (finish_sectors)
-    if constexpr (kSectors) {
+    if constexpr (kDeterministic && !kTicket) {
+        Word* sectors = static_cast<Word*>(partials);
+        if (blockIdx.x + 1 < gridDim.x) {
+            if (threadIdx.x == 0) post_partial(sectors + blockIdx.x * kSectorWords, r);
+        } else if (threadIdx.x < 32) {
+            const A p = finish_look_back<OpT>(sectors, r);
+            if (threadIdx.x == 0) *out = p;
+        }
+        return;
+    }
+    A* sector_values = static_cast<A*>(partials);
+    if constexpr (kDeterministic) {  // the partial and identities as padding, one 32-byte store
         if (threadIdx.x < kSectorValues<A>)
-            partials[blockIdx.x * kSectorValues<A> + threadIdx.x] = threadIdx.x == 0 ? r : OpT::identity();
+            sector_values[blockIdx.x * kSectorValues<A> + threadIdx.x] = threadIdx.x == 0 ? r : OpT::identity();
     }
     __shared__ bool last;
     if (threadIdx.x == 0) {
         if constexpr (!kDeterministic) atomic_combine<OpT>(&scratch->word, r);
-        else if constexpr (!kSectors) partials[blockIdx.x] = r;
         __threadfence();  // this block's contribution is visible before its ticket is
         last = atomicAdd(&scratch->ticket, 1u) == gridDim.x - 1;
     }
@@ -276,9 +330,7 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
     if (!last) return;
 
     if constexpr (kDeterministic) {
-        A p;
-        if constexpr (kSectors) p = finish_sectors<OpT>(partials);
-        else p = finish_scalars<OpT, kThreads, kFinishLoads>(partials);
+        const A p = finish_ticket<OpT>(sector_values);
         if (threadIdx.x == 0) {
             *out = p;
             scratch->ticket = 0;
@@ -293,7 +345,7 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
 // 2026-12-01 until the tuning calls of that night).
 template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic>
 __global__ void __launch_bounds__(kThreads)
-    reduce(const Elem* __restrict__ in, uint64_t n, uint64_t per_block, typename OpT::Value* __restrict__ partials,
+    reduce(const Elem* __restrict__ in, uint64_t n, uint64_t per_block, void* __restrict__ partials,
            Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
     reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic>(in, n, per_block, partials, scratch, out);
 }
@@ -314,13 +366,44 @@ constexpr int resident_blocks(int threads, int blocks) {
     return blocks * threads > kSmThreads ? kSmThreads / threads : blocks;
 }
 
-template <class OpT, class Elem, int kThreads, int kUnroll, int kMinBlocks, bool kDeterministic,
-          uint32_t kFinishLoads = 0>
+template <class OpT, class Elem, int kThreads, int kUnroll, int kMinBlocks, bool kDeterministic, bool kTicket = false>
 __global__ void __launch_bounds__(kThreads, resident_blocks(kThreads, kMinBlocks))
-    reduce_bounded(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
-                   typename OpT::Value* __restrict__ partials, Scratch<typename OpT::Value>* scratch,
-                   typename OpT::Value* out) {
-    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic, kFinishLoads>(in, n, per_block, partials, scratch, out);
+    reduce_bounded(const Elem* __restrict__ in, uint64_t n, uint64_t per_block, void* __restrict__ partials,
+                   Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
+    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic, kTicket>(in, n, per_block, partials, scratch, out);
+}
+
+// An input one block covers with at most kOneBlockLoads vectors per thread, on a kernel of its own
+// (FastConfig::lean_one_block): one predicated round of loads on 32-bit indices, then the block's tree; no loop, no
+// grid stage, so both modes share it. On reduce_body's code, such a block executed 3,014 warp instructions at 2^12 f32
+// against CUB's single tile's 613, and with a cold L2 both kernels wait on instruction fetch as well as on their data
+// (Nsight Compute, docs/bench/h200-2026-12-02-ncu-small.md). (Sixteen predicated loads on 256 threads were slower on
+// 2026-12-01: 4.80 us against 4.22 at 2^12 f32 cold.)
+constexpr uint32_t kOneBlockLoads = 4;
+
+template <class OpT, class Elem, int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    reduce_one_block(const Elem* __restrict__ in, uint64_t n, uint64_t, void*, Scratch<typename OpT::Value>*,
+                     typename OpT::Value* out) {
+    using A = typename OpT::Value;
+    using V = Vector<Elem>;
+    constexpr int kElems = V::kElems;
+    const Span<Elem> sp(in, n);
+    const uint32_t vectors = uint32_t(sp.vectors);
+    A acc[kElems];
+#pragma unroll
+    for (int j = 0; j < kElems; ++j) acc[j] = OpT::identity();
+    auto fold = [&](int j, A x) { acc[j] = OpT::combine(acc[j], x); };
+    typename V::Raw v[kOneBlockLoads];
+#pragma unroll
+    for (uint32_t u = 0; u < kOneBlockLoads; ++u)  // all loads issued before the first fold
+        if (threadIdx.x + u * kThreads < vectors) v[u] = __ldg(sp.vin + threadIdx.x + u * kThreads);
+#pragma unroll
+    for (uint32_t u = 0; u < kOneBlockLoads; ++u)
+        if (threadIdx.x + u * kThreads < vectors) V::each(v[u], fold);
+    sp.scalars(in, n, threadIdx.x, [&](int j, auto x) { fold(j, A(x)); });
+    const A r = block_reduce<OpT, kThreads>(combine_lanes<OpT, kElems>(acc));
+    if (threadIdx.x == 0) *out = r;
 }
 
 }  // namespace rl::cuda::fast

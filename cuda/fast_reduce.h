@@ -8,11 +8,16 @@
 
 namespace rl::cuda {
 
-// Atomic: blocks combine into one word with a float atomic (fastest; sums vary in the last bits
-// from run to run). Deterministic: blocks write partials that the last block reduces in a fixed
-// order (bit-identical on every run for the same n and configuration). i32 sums are bit-identical
-// with atomics already, so both modes run the atomic finish for them.
+// Atomic: blocks combine into one word with a float atomic (sums vary in the last bits from run to run).
+// Deterministic: blocks write partials that one block reduces in a fixed order (bit-identical on every run for the
+// same n and configuration). i32 sums are bit-identical with atomics already, so both modes run the atomic finish
+// for them.
 enum class FastMode { Atomic, Deterministic };
+
+// Who finishes the deterministic mode. LookBack: the grid's last block waits for the others' partials, each stored
+// with a ready flag in one 64-bit word (no fence, no ticket). Ticket: each block fences its partial and takes a
+// ticket; the block with the last ticket reduces them (the default until 2026-12-02, kept for `rlab bench --tune`).
+enum class FastFinish { LookBack, Ticket };
 
 // Launch shape; threads == 0 means the type's and operator's policy (default_fast_config).
 struct FastConfig {
@@ -22,10 +27,11 @@ struct FastConfig {
     int waves = 1;           // large inputs: a grid of `waves` times the resident blocks, so that early finishers
                              // take the next segment instead of idling while the slowest SM ends (CUB: 5)
     int min_blocks = 0;      // launch bounds: resident blocks per SM the compiler must allow (0: its own choice)
-    int finish_loads = 0;    // the deterministic finish: 0, each block's partial in a 32-byte sector of its own; else
-                             // packed partials, this many loaded by each lane of warp 0 at once (2026-12-01's, --tune)
+    FastFinish finish = FastFinish::LookBack;  // the deterministic mode's finish
     int one_block_threads = 0;  // an input one block covers runs on the smallest block from this many threads up,
                                 // doubling, that gives each thread at most 4 loads (0 or `threads`: `threads` always)
+    bool lean_one_block = true;  // those blocks run a kernel of their own (one predicated round of loads, 32-bit
+                                 // indices); false: the shape's kernel on a smaller block (2026-12-02's, --tune)
 };
 
 // The launch shape per element type and operator (the policy `rlab bench --tune` chose on the H200, docs/bench/).
@@ -33,7 +39,7 @@ FastConfig default_fast_config(DType type, Op op);
 
 // Reduces `n` elements of `type` (f32, bf16, f64; i32 sums) at a device pointer into one value of the
 // accumulator type (f32 for f32 and bf16, f64 for f64, i32 for i32) at a device pointer, in one kernel launch.
-// Holds the few bytes of scratch its launches share (a ticket, a word, block partials), which every
+// Holds the few bytes of scratch its launches share (a ticket, a word, block partials and their flags), which every
 // launch leaves reset, so launches need no memset in between. One launch at a time per reducer.
 class FastReducer {
 public:

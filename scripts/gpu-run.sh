@@ -74,7 +74,7 @@ ncu_fast_section() {
   local metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_read.sum.per_second,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size,launch__block_size
   local v k
   for v in fast cub; do
-    k='regex:^reduce(_bounded)?$'; [ "$v" = cub ] && k='regex:DeviceReduceKernel'  # the fast path's kernel: fast::reduce(_bounded)
+    k='regex:^reduce(_bounded|_one_block)?$'; [ "$v" = cub ] && k='regex:DeviceReduceKernel'  # the fast path's kernel: fast::reduce(_bounded)
     timeout 120 ncu --clock-control none -k "$k" -s 3 -c 1 --metrics "$metrics" $rlab bench --sizes 28 --variants "$v" --reps 3 \
       --no-worked-example --no-harris >"$OUT/ncu-fast-$v.txt" 2>&1
   done
@@ -91,7 +91,7 @@ ncu_small_section() {
     --metrics gpu__time_duration.sum,smsp__inst_executed.sum)
   local v k
   for v in fast cub; do
-    k='regex:^reduce(_bounded)?$'; [ "$v" = cub ] && k='regex:SingleTile'
+    k='regex:^reduce(_bounded|_one_block)?$'; [ "$v" = cub ] && k='regex:SingleTile'
     timeout 90 ncu "${args[@]}" -k "$k" -s 2 -c 1 $rlab bench --sizes 12 --variants "$v" --reps 3 \
       --no-worked-example --no-harris >"$OUT/ncu-small-$v.txt" 2>&1
   done
@@ -247,7 +247,8 @@ fi
 # The fast path's launch shapes against CUB, five times over (the machine's own drift shows between them), after
 # the exact fast-path tests that every shape must pass (five rounds: a round takes seconds).
 if [ "${RLAB_GPU_ONLY:-}" = tune ]; then
-  build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*" >"$OUT/fast-tests.log" 2>&1
+  # (a time limit: a finish that waited forever would otherwise take the call's whole budget)
+  timeout 240 build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*" >"$OUT/fast-tests.log" 2>&1
   echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"
   for round in 1 2 3 4 5; do
     timeout 120 $rlab bench --tune --sizes 28 --reps 100 >"$OUT/tune-$round.txt" 2>&1

@@ -171,11 +171,11 @@ TEST_CASE("fast path: exact inputs give the exact answer's bits for every type, 
 TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's bits at a size that fills its grid") {
     // The shapes `rlab bench --tune` compares (threads, loads, blocks per SM, waves, launch bounds, finish). Each runs
     // at a size that gives its grid of waves two rounds of loads per block, so the waves and, in the deterministic
-    // mode, a finish over more partials than one trip loads (the sector finish's loop; the packed finish's whole
-    // block) are what is checked. Then the packed finishes of 2026-12-01 (24 and 8 loads per lane) and the default.
-    const FastConfig shapes[] = {{512, 8, 1, 8, 1},     {512, 8, 4, 8, 0},     {512, 8, 3, 4, 3},
-                                 {256, 4, 8, 2, 8},     {512, 8, 1, 1, 1, 24}, {512, 8, 1, 1, 1, 8},
-                                 {512, 8, 1, 40, 1, 8}, {512, 8, 1, 8, 1, 24}, {512, 8, 1, 1, 1, 0}};
+    // mode, a finish over more partials than one trip loads (both finishes' loops: 40 waves poll 21 rounds of 256
+    // partials on the H200) are what is checked. Then the ticket finish of 2026-12-02 and the default.
+    const FastConfig shapes[] = {{512, 8, 1, 8, 1},  {512, 8, 4, 8, 0},  {512, 8, 3, 4, 3},
+                                 {256, 4, 8, 2, 8},  {512, 8, 1, 40, 1}, {512, 8, 1, 8, 1, FastFinish::Ticket},
+                                 {512, 8, 1, 1, 1, FastFinish::Ticket},  {512, 8, 1, 1, 1}};
     int cases = 0;
     for (const FastConfig& c : shapes)
         for (DType type : {DType::F32, DType::F64, DType::BF16, DType::I32})
@@ -184,7 +184,7 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
                 CAPTURE(c.unroll);
                 CAPTURE(c.waves);
                 CAPTURE(c.min_blocks);
-                CAPTURE(c.finish_loads);
+                CAPTURE(int(c.finish));
                 CAPTURE(to_string(type));
                 CAPTURE(int(mode));
                 FastReducer probe(type, Op::Sum, mode, c);
@@ -194,21 +194,64 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
                 const size_t per_vector = type == DType::F64 ? 2 : type == DType::BF16 ? 8 : 4;
                 const size_t n = size_t(grid) * size_t(c.threads * c.unroll) * 2 * per_vector + 7;
                 REQUIRE(probe.grid_for(n) == grid);
-                if (c.waves > 1) CHECK(grid > 256);  // more partials than the sector finish loads in one trip
-                if (c.waves == 40) CHECK(grid > 32 * 8);   // more than the packed finish's warp loads in one trip
-                if (c.finish_loads == 24 && c.waves > 1) CHECK(grid > 32 * 24);  // its whole block's finish
+                if (c.waves > 1) CHECK(grid > 256);  // more partials than the finish's warp loads in one trip
                 CHECK(run_exact(type, Op::Sum, mode, n, 1, 0, 0, c) == exact_bits(type, Op::Sum, n));
                 ++cases;
             }
     MESSAGE(cases << " launch shapes checked bit for bit");
 }
 
+TEST_CASE("fast path: launches back to back on one reducer each finish over their own partials (the flags' reset)") {
+    // Two inputs whose sums differ, alternated on one reducer with no synchronisation in between: a flag the last
+    // launch left set would let the finish read that launch's partial instead of waiting for this one's.
+    for (DType type : {DType::F32, DType::F64}) {
+        CAPTURE(to_string(type));
+        const size_t n = 3000017, esize = type == DType::F64 ? 8 : 4;
+        const uint64_t want[2] = {exact_bits(type, Op::Sum, n), exact_bits(type, Op::Sum, n, 0, 4096)};
+        REQUIRE(want[0] != want[1]);
+        std::vector<unsigned char> bytes[2];
+        for (int v = 0; v < 2; ++v) {
+            bytes[v].resize(n * esize);
+            for (size_t i = 0; i < n; ++i) {
+                const double x = double(v == 1 && i < 4096 ? 0 : exact_k(i)) / 256.0;
+                const float f = float(x);
+                std::memcpy(bytes[v].data() + i * esize, type == DType::F64 ? (const void*)&x : (const void*)&f, esize);
+            }
+        }
+        Buffer in0(n * esize), in1(n * esize);
+        const int launches = 200;
+        Buffer out(size_t(launches) * esize);
+        REQUIRE(cudaMemcpy(in0.p, bytes[0].data(), n * esize, cudaMemcpyHostToDevice) == cudaSuccess);
+        REQUIRE(cudaMemcpy(in1.p, bytes[1].data(), n * esize, cudaMemcpyHostToDevice) == cudaSuccess);
+        FastReducer r(type, Op::Sum, FastMode::Deterministic);
+        REQUIRE(r.grid_for(n) > 1);
+        for (int l = 0; l < launches; ++l)
+            r.enqueue(l % 2 ? in1.p : in0.p, n, static_cast<unsigned char*>(out.p) + size_t(l) * esize, nullptr);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        std::vector<unsigned char> got(size_t(launches) * esize);
+        REQUIRE(cudaMemcpy(got.data(), out.p, got.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+        int wrong = 0;
+        for (int l = 0; l < launches; ++l) {
+            uint64_t bits = 0;
+            std::memcpy(&bits, got.data() + size_t(l) * esize, esize);
+            wrong += bits != want[l % 2];
+        }
+        CHECK(wrong == 0);
+    }
+}
+
 TEST_CASE("fast path: one-block inputs on smaller blocks give the exact answer's bits at every step between them") {
     // An input one block covers runs on 128, 256 or 512 threads (the default), or from 256 up (`rlab bench --tune`'s
-    // 1-block column): every size around each block's limit of 4 loads per thread, and the first past one block.
+    // 1-block column), on the one-block kernels (the default) or the shape's: every size around each block's limit of
+    // 4 loads per thread, and the first past one block.
     int cases = 0;
-    for (int smallest : {128, 256}) {
-        const FastConfig c{512, 8, 1, 1, 1, 0, smallest};
+    const FastConfig configs[] = {{512, 8, 1, 1, 1, FastFinish::LookBack, 128, true},
+                                  {512, 8, 1, 1, 1, FastFinish::LookBack, 256, true},
+                                  {512, 8, 1, 1, 1, FastFinish::LookBack, 128, false},
+                                  {512, 8, 1, 1, 1, FastFinish::LookBack, 256, false}};
+    for (const FastConfig& c : configs) {
+        const int smallest = c.one_block_threads;
+        const bool lean = c.lean_one_block;
         for (DType type : {DType::F32, DType::F64, DType::BF16, DType::I32})
             for (FastMode mode : {FastMode::Atomic, FastMode::Deterministic}) {
                 const size_t per_vector = type == DType::F64 ? 2 : type == DType::BF16 ? 8 : 4;
@@ -216,6 +259,7 @@ TEST_CASE("fast path: one-block inputs on smaller blocks give the exact answer's
                                        size_t(2048), size_t(4095), size_t(4096), size_t(4097)})
                     for (size_t extra : {size_t(0), size_t(1)}) {
                         const size_t n = vectors * per_vector - extra;
+                        CAPTURE(lean);
                         CAPTURE(smallest);
                         CAPTURE(to_string(type));
                         CAPTURE(int(mode));
@@ -242,10 +286,14 @@ TEST_CASE("fast path: one-block inputs on smaller blocks give the exact answer's
         }
     MESSAGE(cases << " one-block cases checked bit for bit");
     // What a block smaller than a warp or larger than the shape's would be is refused in one line.
-    CHECK_THROWS_WITH_AS(FastReducer(DType::F32, Op::Sum, FastMode::Atomic, FastConfig{512, 8, 1, 1, 1, 0, -128}),
-                         doctest::Contains("one-block threads must be from 32"), Error);
-    CHECK_THROWS_WITH_AS(FastReducer(DType::F32, Op::Sum, FastMode::Atomic, FastConfig{512, 8, 1, 1, 1, 0, 1024}),
-                         doctest::Contains("one-block threads must be from 32"), Error);
+    for (int threads : {-128, 1024})
+        CHECK_THROWS_WITH_AS(
+            FastReducer(DType::F32, Op::Sum, FastMode::Atomic, FastConfig{512, 8, 1, 1, 1, FastFinish::LookBack, threads}),
+            doctest::Contains("one-block threads must be from 32"), Error);
+    // The one-block kernels are built for 128, 256 and 512 threads; a block between them is refused the same way.
+    CHECK_THROWS_WITH_AS(
+        FastReducer(DType::F32, Op::Sum, FastMode::Atomic, FastConfig{512, 8, 1, 1, 1, FastFinish::LookBack, 64}),
+        doctest::Contains("no one-block kernel of 64 threads"), Error);
 }
 
 TEST_CASE("fast path: a reducer that ran a larger grid ignores the partials it left (the finish's mask)") {
