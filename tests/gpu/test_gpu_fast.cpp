@@ -377,6 +377,33 @@ TEST_CASE("fast path: every type, op and mode at odd sizes and misaligned starts
     MESSAGE(cases << " fast-path cases checked");
 }
 
+TEST_CASE("fast path: max and min of one sign, with NaNs, zeros and infinities, in both modes") {
+    // The atomic mode combines max and min as integer atomics on the floats' bits, one comparison for each sign:
+    // inputs of one sign take one branch throughout (each operator and sign once), and NaNs (never the result, as
+    // OpT::combine never lets one in), signed zeros that are not the result and an infinity must not change it.
+    const size_t n = 1000003;
+    for (DType type : {DType::F32, DType::F64})
+        for (Op op : {Op::Max, Op::Min})
+            for (int sign : {-1, 1})
+                for (FastMode mode : {FastMode::Atomic, FastMode::Deterministic}) {
+                    std::vector<double> values = random_values(n, 17 + size_t(sign + 1));
+                    for (double& x : values) x = sign * (std::fabs(x) + 1.0);
+                    for (size_t i = 0; i < n; i += 4099) values[i] = std::nan("");
+                    if ((op == Op::Max) == (sign > 0)) values[7] = 0.0, values[n - 2] = -0.0;  // below (above) the result
+                    values[11] = op == Op::Max ? -INFINITY : INFINITY;  // the identity's own value
+                    std::vector<double> stored;
+                    const double got = run_fast(type, op, mode, values, 1, &stored);
+                    double want = op == Op::Max ? -INFINITY : INFINITY;
+                    for (double x : stored)
+                        if (!std::isnan(x)) want = op == Op::Max ? std::max(want, x) : std::min(want, x);
+                    CAPTURE(to_string(type));
+                    CAPTURE(to_string(op));
+                    CAPTURE(sign);
+                    CAPTURE(int(mode));
+                    CHECK(got == want);
+                }
+}
+
 TEST_CASE("fast path: the deterministic mode gives identical bits on every run") {
     const std::vector<double> values = random_values(1 << 24, 99);
     std::vector<double> stored;
