@@ -23,15 +23,16 @@ using fast::kOneBlockLoads;
 // one block per SM, the look-back finish) and the one-block kernels; the sums (f32, bf16, f64, i32), which the tuning
 // sweep compares, also the other shapes it tries: the ticket finish, reduce_body on smaller blocks for one-block
 // inputs (the atomic mode's kernels serve both modes there: a lone block writes its value, with no partials to
-// finish), and other threads, loads and launch bounds. Both modes finish by look-back on all but the ticket's row.
+// finish), and other threads, loads and launch bounds. The deterministic finish is the look-back one on all but the
+// ticket's row.
 template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll, int min_blocks, bool ticket) {
     constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>> || std::is_same_v<OpT, SumOp<double>> ||
                             std::is_same_v<OpT, SumOp<int32_t>>;
     auto is = [&](int t, int u, int b) { return threads == t && unroll == u && min_blocks == b; };
     using namespace fast;
-    if (ticket) {
-        if constexpr (kTuned)
-            if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet, true>;
+    if (ticket && kDet) {  // (the atomic mode always finishes by ticket)
+        if constexpr (kTuned && kDet)
+            if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, true, true>;
         return nullptr;
     }
     if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet>;

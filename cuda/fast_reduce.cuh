@@ -256,23 +256,6 @@ template <class OpT> __device__ typename OpT::Value finish_look_back(Word* secto
     return OpT::combine(warp_reduce<OpT>(p), own);
 }
 
-// The atomic mode's look-back finish: every block but the last combines its partial into the shared word with one
-// atomic, then sets its flag with a release store (which orders the atomic before the flag: the writer's one wait, as
-// the ticket finish's fence was); the last block waits for every flag, acquires, and takes the word, to which it adds
-// its own partial: no ticket, and one atomic fewer.
-template <class OpT> __device__ void post_atomic(Word* sector, typename OpT::Value* word, typename OpT::Value v) {
-    atomic_combine<OpT>(word, v);
-    ::cuda::atomic_ref<Word, ::cuda::thread_scope_device>(*sector).store(kReady, ::cuda::memory_order_release);
-}
-__device__ inline void wait_atomics(Word* sectors) {
-    const uint32_t others = gridDim.x - 1;
-    for (uint32_t base = 0; base < others; base += 32 * kFinishLoads) {
-        Word w[kFinishLoads][1];
-        poll_posted<1>(sectors, base, others, w);
-    }
-    ::cuda::atomic_thread_fence(::cuda::memory_order_acquire, ::cuda::thread_scope_device);
-}
-
 // Scratch shared by launches: zero ticket and identity word between launches (the last block resets them).
 template <class A> struct Scratch {
     A word;
@@ -340,21 +323,17 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
         if (threadIdx.x == 0) *out = r;
         return;
     }
-    if constexpr (!kTicket) {
+    // The deterministic look-back finish. (The atomic mode finished by look-back too in call 22: each block released
+    // its atomic with a flag, and the last block waited for the flags, acquired and took the word. It was 0.25-0.55 us
+    // slower than the ticket below at 10^4-2^24 elements in the same call's tune rows, so the atomic mode keeps the
+    // ticket; docs/bench/h200-2026-12-02-tuning.md.)
+    if constexpr (kDeterministic && !kTicket) {
         Word* sectors = static_cast<Word*>(partials);
         if (blockIdx.x + 1 < gridDim.x) {
-            if (threadIdx.x == 0) {
-                if constexpr (kDeterministic) post_partial(sectors + blockIdx.x * kSectorWords, r);
-                else post_atomic<OpT>(sectors + blockIdx.x * kSectorWords, &scratch->word, r);
-            }
+            if (threadIdx.x == 0) post_partial(sectors + blockIdx.x * kSectorWords, r);
         } else if (threadIdx.x < 32) {
-            if constexpr (kDeterministic) {
-                const A p = finish_look_back<OpT>(sectors, r);
-                if (threadIdx.x == 0) *out = p;
-            } else {
-                wait_atomics(sectors);
-                if (threadIdx.x == 0) *out = OpT::combine(atomic_take(&scratch->word, OpT::identity()), r);
-            }
+            const A p = finish_look_back<OpT>(sectors, r);
+            if (threadIdx.x == 0) *out = p;
         }
         return;
     }

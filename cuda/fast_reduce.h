@@ -14,10 +14,10 @@ namespace rl::cuda {
 // for them.
 enum class FastMode { Atomic, Deterministic };
 
-// How a grid of blocks finishes. LookBack: the grid's last block waits for the others' flags and finishes; in the
-// deterministic mode each partial is stored beside its flag in 64-bit words (no fence, no ticket), in the atomic mode
-// each block's atomic is released by its flag (no ticket). Ticket: each block fences its partial or atomic and takes
-// a ticket; the block with the last ticket finishes (the default until 2026-12-02, kept for `rlab bench --tune`).
+// Who finishes the deterministic mode. LookBack: the grid's last block waits for the others' partials, each stored
+// with a ready flag in one 64-bit word (no fence, no ticket). Ticket: each block fences its partial and takes a
+// ticket; the block with the last ticket reduces them (the default until 2026-12-02, kept for `rlab bench --tune`).
+// The atomic mode always finishes by ticket: each block fences its atomic and takes a ticket; the last takes the word.
 enum class FastFinish { LookBack, Ticket };
 
 // Launch shape; threads == 0 means the type's and operator's policy (default_fast_config).
@@ -28,7 +28,7 @@ struct FastConfig {
     int waves = 1;           // large inputs: a grid of `waves` times the resident blocks, so that early finishers
                              // take the next segment instead of idling while the slowest SM ends (CUB: 5)
     int min_blocks = 0;      // launch bounds: resident blocks per SM the compiler must allow (0: its own choice)
-    FastFinish finish = FastFinish::LookBack;  // how the grid finishes
+    FastFinish finish = FastFinish::LookBack;  // the deterministic mode's finish
     int one_block_threads = 0;  // an input one block covers runs on the smallest block from this many threads up,
                                 // doubling, that gives each thread at most 4 loads (0 or `threads`: `threads` always)
     bool lean_one_block = true;  // those blocks run a kernel of their own (one predicated round of loads, 32-bit
