@@ -663,8 +663,8 @@ std::string tune_fast_path(int log2_f32, int reps) {
     // reads every block's partial), f32 at 2^30 cold and i32, f64 and bf16 at 1 GiB (where one machine's CUB led
     // by 2-3.6% on 2026-12-01), the 67M bf16 worked example, f64 and i32 at 2^24 (where f64 trailed CUB), the
     // one-block inputs with a cold L2 (where CUB's single full tile led at 2^12 f32 and 2^11 f64), the
-    // deterministic mode at grids of 10 to 132 blocks (2-13% slower than the atomic one on 2026-12-01) and a
-    // misaligned f64 3e8.
+    // deterministic mode at grids of 10 to 132 blocks (2-13% slower than the atomic one on 2026-12-01), f32 at 2^24
+    // warm in both modes (the atomic mode's last cells below CUB on 2026-12-02) and a misaligned f64 3e8.
     struct Probe {
         const char* name = "";
         DType type = DType::F32;
@@ -701,6 +701,8 @@ std::string tune_fast_path(int log2_f32, int reps) {
     probe("f32 2^20", DType::F32, uint64_t(1) << 20, false, 0);
     probe("f32 2^20 det", DType::F32, uint64_t(1) << 20, false, 0, FastMode::Deterministic);
     probe("f32 2^22 cold", DType::F32, uint64_t(1) << 22, true, 0);
+    probe("f32 2^24", DType::F32, uint64_t(1) << 24, false, 0);  // about the L2's size: 0.97-0.99x CUB (12-02 04:36)
+    probe("f32 2^24 det", DType::F32, uint64_t(1) << 24, false, 0, FastMode::Deterministic);
     probe("bf16 2^20 cold", DType::BF16, uint64_t(1) << 20, true, 0);  // the deterministic mode 7% slower (12-01)
     probe("bf16 2^20 c det", DType::BF16, uint64_t(1) << 20, true, 0, FastMode::Deterministic);
     probe("f64 2^20 cold", DType::F64, uint64_t(1) << 20, true, 0);
