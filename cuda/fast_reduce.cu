@@ -144,9 +144,7 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     // kernel covers its threads).
     const int largest = config.lean_one_block ? config.threads : config.threads / 2;
     for (int t = config.one_block_threads; t <= largest; t *= 2) {
-        FastConfig small{t, 8, 1, 1, 1};
-        small.one_block_threads = t;
-        const void* k = kernel_for(type, op, FastMode::Atomic, small, config.lean_one_block);
+        const void* k = kernel_for(type, op, FastMode::Atomic, FastConfig{t, 8, 1, 1, 1}, config.lean_one_block);
         if (!k)
             throw Error("the fast path has no one-block kernel of " + std::to_string(t) + " threads (" + supported() + ")");
         m.one_block.push_back({uint32_t(t), k});
