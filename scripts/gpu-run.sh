@@ -114,6 +114,21 @@ pack_out() {
     | tar -czf logs.tar.gz -T - --remove-files)
 }
 
+# compute-sanitizer over the fast path's kernels (both finishes, the one-block kernels, every type and operator) and
+# CUB's, through a small --fast-matrix whose every cell also checks its exact answer; one line per tool in the report.
+fast_sanitizers() {
+  echo "== compute-sanitizer on the fast path"
+  local tool code
+  echo "## compute-sanitizer on rlab bench --fast-matrix (2^10, 2^17, 2^24, 1001 and 300007 elements misaligned)" >>"$report"
+  for tool in memcheck racecheck synccheck initcheck; do
+    [ "$SECONDS" -gt 500 ] && { echo "- $tool: not run (the call's 10 minutes)" >>"$report"; continue; }
+    timeout 60 compute-sanitizer --tool "$tool" --print-limit 5 $rlab bench --fast-matrix --sizes 10,17,24 \
+      --odd-sizes 1001,300007 --cache warm --reps 3 >"$OUT/fast-sanitizer-$tool.txt" 2>&1
+    code=$?
+    echo "- $tool: exit $code; $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|SUMMARY" "$OUT/fast-sanitizer-$tool.txt" | head -2 | tr '\n' ' ')$(grep -E "^rlab:" "$OUT/fast-sanitizer-$tool.txt" | head -2 | tr '\n' ' ')" >>"$report"
+  done
+}
+
 # Every lesson step's trace recorded on the GPU (device and date in each lesson's recorded.txt), then checked
 # against the lessons' expectations as a classroom will play them; one tar for $OUT.
 if [ "${RLAB_GPU_ONLY:-}" = lessons ]; then
@@ -254,6 +269,7 @@ if [ "${RLAB_GPU_ONLY:-}" = tune ]; then
     timeout 120 $rlab bench --tune --sizes 28 --reps 100 >"$OUT/tune-$round.txt" 2>&1
     { echo "## rlab bench --tune, round $round (exit $?, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
   done
+  fast_sanitizers
   pack_out; cat "$report"; exit 0
 fi
 

@@ -172,10 +172,19 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
     // The shapes `rlab bench --tune` compares (threads, loads, blocks per SM, waves, launch bounds, finish). Each runs
     // at a size that gives its grid of waves two rounds of loads per block, so the waves and, in the deterministic
     // mode, a finish over more partials than one trip loads (both finishes' loops: 40 waves poll 21 rounds of 256
-    // partials on the H200) are what is checked. Then the ticket finish of 2026-12-02 and the default.
-    const FastConfig shapes[] = {{512, 8, 1, 8, 1},  {512, 8, 4, 8, 0},  {512, 8, 3, 4, 3},
-                                 {256, 4, 8, 2, 8},  {512, 8, 1, 40, 1}, {512, 8, 1, 8, 1, FastFinish::Ticket},
-                                 {512, 8, 1, 1, 1, FastFinish::Ticket},  {512, 8, 1, 1, 1}};
+    // partials on the H200) are what is checked. Then the ticket finish of 2026-12-02, the default, and the atomic
+    // mode's acq_rel and spread finishes (in waves too: the spread finish's 8 words each take many blocks).
+    const FastConfig shapes[] = {{512, 8, 1, 8, 1},
+                                 {512, 8, 4, 8, 0},
+                                 {512, 8, 3, 4, 3},
+                                 {256, 4, 8, 2, 8},
+                                 {512, 8, 1, 40, 1},
+                                 {512, 8, 1, 8, 1, FastFinish::Ticket},
+                                 {512, 8, 1, 1, 1, FastFinish::Ticket},
+                                 {512, 8, 1, 1, 1},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 0, true, AtomicFinish::AcqRel},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 0, true, AtomicFinish::Spread},
+                                 {512, 8, 1, 8, 1, FastFinish::LookBack, 0, true, AtomicFinish::Spread}};
     int cases = 0;
     for (const FastConfig& c : shapes)
         for (DType type : {DType::F32, DType::F64, DType::BF16, DType::I32})
@@ -185,6 +194,7 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
                 CAPTURE(c.waves);
                 CAPTURE(c.min_blocks);
                 CAPTURE(int(c.finish));
+                CAPTURE(int(c.atomic_finish));
                 CAPTURE(to_string(type));
                 CAPTURE(int(mode));
                 FastReducer probe(type, Op::Sum, mode, c);
@@ -203,40 +213,55 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
 
 TEST_CASE("fast path: launches back to back on one reducer each finish over their own partials (the flags' reset)") {
     // Two inputs whose sums differ, alternated on one reducer with no synchronisation in between: a flag the last
-    // launch left set would let the finish read that launch's partial instead of waiting for this one's.
-    for (DType type : {DType::F32, DType::F64}) {
-        CAPTURE(to_string(type));
-        const size_t n = 3000017, esize = type == DType::F64 ? 8 : 4;
-        const uint64_t want[2] = {exact_bits(type, Op::Sum, n), exact_bits(type, Op::Sum, n, 0, 4096)};
-        REQUIRE(want[0] != want[1]);
-        std::vector<unsigned char> bytes[2];
-        for (int v = 0; v < 2; ++v) {
-            bytes[v].resize(n * esize);
-            for (size_t i = 0; i < n; ++i) {
-                const double x = double(v == 1 && i < 4096 ? 0 : exact_k(i)) / 256.0;
-                const float f = float(x);
-                std::memcpy(bytes[v].data() + i * esize, type == DType::F64 ? (const void*)&x : (const void*)&f, esize);
+    // launch left set would let the finish read that launch's partial instead of waiting for this one's, and a word or
+    // ticket the atomic finishes left unreset would add the last launch's sum or pick the wrong last block.
+    struct Finish {
+        FastMode mode;
+        AtomicFinish atomic;
+    };
+    const Finish finishes[] = {{FastMode::Deterministic, AtomicFinish::Fence},
+                               {FastMode::Atomic, AtomicFinish::Fence},
+                               {FastMode::Atomic, AtomicFinish::AcqRel},
+                               {FastMode::Atomic, AtomicFinish::Spread}};
+    for (const Finish finish : finishes) {
+        for (DType type : {DType::F32, DType::F64}) {
+            CAPTURE(int(finish.mode));
+            CAPTURE(int(finish.atomic));
+            CAPTURE(to_string(type));
+            const size_t n = 3000017, esize = type == DType::F64 ? 8 : 4;
+            const uint64_t want[2] = {exact_bits(type, Op::Sum, n), exact_bits(type, Op::Sum, n, 0, 4096)};
+            REQUIRE(want[0] != want[1]);
+            std::vector<unsigned char> bytes[2];
+            for (int v = 0; v < 2; ++v) {
+                bytes[v].resize(n * esize);
+                for (size_t i = 0; i < n; ++i) {
+                    const double x = double(v == 1 && i < 4096 ? 0 : exact_k(i)) / 256.0;
+                    const float f = float(x);
+                    std::memcpy(bytes[v].data() + i * esize, type == DType::F64 ? (const void*)&x : (const void*)&f, esize);
+                }
             }
+            Buffer in0(n * esize), in1(n * esize);
+            const int launches = 200;
+            Buffer out(size_t(launches) * esize);
+            REQUIRE(cudaMemcpy(in0.p, bytes[0].data(), n * esize, cudaMemcpyHostToDevice) == cudaSuccess);
+            REQUIRE(cudaMemcpy(in1.p, bytes[1].data(), n * esize, cudaMemcpyHostToDevice) == cudaSuccess);
+            FastConfig config = default_fast_config(type, Op::Sum);
+            config.atomic_finish = finish.atomic;
+            FastReducer r(type, Op::Sum, finish.mode, config);
+            REQUIRE(r.grid_for(n) > 1);
+            for (int l = 0; l < launches; ++l)
+                r.enqueue(l % 2 ? in1.p : in0.p, n, static_cast<unsigned char*>(out.p) + size_t(l) * esize, nullptr);
+            REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+            std::vector<unsigned char> got(size_t(launches) * esize);
+            REQUIRE(cudaMemcpy(got.data(), out.p, got.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
+            int wrong = 0;
+            for (int l = 0; l < launches; ++l) {
+                uint64_t bits = 0;
+                std::memcpy(&bits, got.data() + size_t(l) * esize, esize);
+                wrong += bits != want[l % 2];
+            }
+            CHECK(wrong == 0);
         }
-        Buffer in0(n * esize), in1(n * esize);
-        const int launches = 200;
-        Buffer out(size_t(launches) * esize);
-        REQUIRE(cudaMemcpy(in0.p, bytes[0].data(), n * esize, cudaMemcpyHostToDevice) == cudaSuccess);
-        REQUIRE(cudaMemcpy(in1.p, bytes[1].data(), n * esize, cudaMemcpyHostToDevice) == cudaSuccess);
-        FastReducer r(type, Op::Sum, FastMode::Deterministic);
-        REQUIRE(r.grid_for(n) > 1);
-        for (int l = 0; l < launches; ++l)
-            r.enqueue(l % 2 ? in1.p : in0.p, n, static_cast<unsigned char*>(out.p) + size_t(l) * esize, nullptr);
-        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-        std::vector<unsigned char> got(size_t(launches) * esize);
-        REQUIRE(cudaMemcpy(got.data(), out.p, got.size(), cudaMemcpyDeviceToHost) == cudaSuccess);
-        int wrong = 0;
-        for (int l = 0; l < launches; ++l) {
-            uint64_t bits = 0;
-            std::memcpy(&bits, got.data() + size_t(l) * esize, esize);
-            wrong += bits != want[l % 2];
-        }
-        CHECK(wrong == 0);
     }
 }
 
