@@ -739,14 +739,12 @@ std::string tune_fast_path(int log2_f32, int reps) {
            "input in multiples of the blocks resident at once; finish: the deterministic finish (ticket: the block with the "
            "last ticket reads fenced partials; look-back: the last block polls partials posted with ready flags); "
            "1-block: the smallest block an input one block covers runs on (doubling up to the shape's, at most 4 loads "
-           "per thread), on a kernel of its own (own) or the shape's kernel (body); atomic: the atomic mode's finish "
-           "(fence: atomic, fence, ticket; acq_rel: the ticket releases the atomic; spread: 8 words on lines of their "
-           "own, acq_rel ticket)\n";
+           "per thread), on a kernel of its own (own) or the shape's kernel (body)\n";
     char line[256];
     // One row of the table: its left columns, then one cell per probe.
     auto row = [&](const char* a, const char* b, const char* c, const char* d, const char* e, const char* f,
-                   const char* g, const char* h, auto&& cell) {
-        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s %9s %8s %7s", a, b, c, d, e, f, g, h);
+                   const char* g, auto&& cell) {
+        snprintf(line, sizeof line, "%7s %5s %9s %5s %5s %9s %8s", a, b, c, d, e, f, g);
         out << line;
         for (const Probe& p : probes) {
             cell(p);
@@ -754,7 +752,7 @@ std::string tune_fast_path(int log2_f32, int reps) {
         }
         out << "\n";
     };
-    row("threads", "loads", "blocks/SM", "bound", "waves", "finish", "1-block", "atomic",
+    row("threads", "loads", "blocks/SM", "bound", "waves", "finish", "1-block",
         [&](const Probe& p) { snprintf(line, sizeof line, " | %14s", p.name); });
     for (Probe& p : probes) {
         const auto measured = std::find_if(probes.begin(), probes.end(), [&](const Probe& q) {
@@ -767,25 +765,21 @@ std::string tune_fast_path(int log2_f32, int reps) {
         CubVariant cub(p.type, Op::Sum, p.n, p.in());
         p.cub_us = timer.measure(cub, p.cold, reps, 5).median_us;
     }
-    row("cub", "", "", "", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
-    // threads, loads, blocks per SM, waves, launch bounds, finish, one-block threads and kernel, atomic finish: the
-    // default (the look-back finish, the one-block kernels from 128 threads, the fenced ticket), the ticket finish of
-    // 2026-12-02's first calls, and the atomic mode's acq_rel and spread finishes. The shapes measured slower in calls
-    // 9-19 (CUB's occupancy and waves, the compiler's registers, packed partials, reduce_body on one-block inputs) are
-    // left out.
-    const FastConfig shapes[] = {{512, 8, 1, 1, 1, FastFinish::LookBack, 128, true},
-                                 {512, 8, 1, 1, 1, FastFinish::Ticket, 128, true},
-                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 128, true, AtomicFinish::AcqRel},
-                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 128, true, AtomicFinish::Spread}};
+    row("cub", "", "", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
+    // threads, loads, blocks per SM, waves, launch bounds, finish, one-block threads and kernel: the default of
+    // 2026-12-02 (the ticket finish, reduce_body on blocks from 128 threads), the look-back finish, and the one-block
+    // kernels from 128 or 256 threads. The shapes measured slower in calls 9-15 (CUB's occupancy and waves, the
+    // compiler's registers, packed partials) are left out.
+    const FastConfig shapes[] = {{512, 8, 1, 1, 1, FastFinish::Ticket, 128, false},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 128, false},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 128, true},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 256, true}};
     for (const FastConfig& cfg : shapes) {
         const std::string one_block = std::to_string(cfg.one_block_threads ? cfg.one_block_threads : cfg.threads) +
                                       (cfg.lean_one_block ? " own" : " body");
-        const char* atomic = cfg.atomic_finish == AtomicFinish::Fence    ? "fence"
-                             : cfg.atomic_finish == AtomicFinish::AcqRel ? "acq_rel"
-                                                                         : "spread";
-        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d %9s %8s %7s", cfg.threads, cfg.unroll, cfg.blocks_per_sm,
+        snprintf(line, sizeof line, "%7d %5d %9d %5d %5d %9s %8s", cfg.threads, cfg.unroll, cfg.blocks_per_sm,
                  cfg.min_blocks, cfg.waves, cfg.finish == FastFinish::Ticket ? "ticket" : "look-back",
-                 one_block.c_str(), atomic);
+                 one_block.c_str());
         out << line;
         for (const Probe& p : probes) {
             FastVariant v(p.type, Op::Sum, p.mode, p.n, p.in(), cfg);

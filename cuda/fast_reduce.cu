@@ -25,8 +25,7 @@ using fast::kOneBlockLoads;
 // inputs (the atomic mode's kernels serve both modes there: a lone block writes its value, with no partials to
 // finish), and other threads, loads and launch bounds. The deterministic finish is the look-back one on all but the
 // ticket's row.
-template <class OpT, class Elem, bool kDet>
-const void* kernel_for(int threads, int unroll, int min_blocks, bool ticket, AtomicFinish atomic) {
+template <class OpT, class Elem, bool kDet> const void* kernel_for(int threads, int unroll, int min_blocks, bool ticket) {
     constexpr bool kTuned = std::is_same_v<OpT, SumOp<float>> || std::is_same_v<OpT, SumOp<double>> ||
                             std::is_same_v<OpT, SumOp<int32_t>>;
     auto is = [&](int t, int u, int b) { return threads == t && unroll == u && min_blocks == b; };
@@ -34,15 +33,6 @@ const void* kernel_for(int threads, int unroll, int min_blocks, bool ticket, Ato
     if (ticket && kDet) {  // (the atomic mode always finishes by ticket)
         if constexpr (kTuned && kDet)
             if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, true, true>;
-        return nullptr;
-    }
-    if (!kDet && atomic != AtomicFinish::Fence) {  // the atomic finishes --tune compares, on the default's shape
-        if constexpr (kTuned && !kDet) {
-            if (is(512, 8, 1) && atomic == AtomicFinish::AcqRel)
-                return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, false, false, AtomicFinish::AcqRel>;
-            if (is(512, 8, 1) && atomic == AtomicFinish::Spread)
-                return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, false, false, AtomicFinish::Spread>;
-        }
         return nullptr;
     }
     if (is(512, 8, 1)) return (const void*)reduce_bounded<OpT, Elem, 512, 8, 1, kDet>;
@@ -73,9 +63,8 @@ template <class OpT, class Elem> const void* one_block_kernel(int threads) {
 template <class OpT, class Elem> const void* kernel_for(FastMode mode, const FastConfig& c, bool one_block) {
     const bool ticket = c.finish == FastFinish::Ticket;
     if (one_block) return one_block_kernel<OpT, Elem>(c.threads);
-    return mode == FastMode::Deterministic
-               ? kernel_for<OpT, Elem, true>(c.threads, c.unroll, c.min_blocks, ticket, c.atomic_finish)
-               : kernel_for<OpT, Elem, false>(c.threads, c.unroll, c.min_blocks, ticket, c.atomic_finish);
+    return mode == FastMode::Deterministic ? kernel_for<OpT, Elem, true>(c.threads, c.unroll, c.min_blocks, ticket)
+                                           : kernel_for<OpT, Elem, false>(c.threads, c.unroll, c.min_blocks, ticket);
 }
 
 template <class A, class Elem> const void* kernel_for(Op op, FastMode mode, const FastConfig& c, bool one_block) {
@@ -124,7 +113,7 @@ struct FastReducer::Impl {
     int elems_per_vector = 4;
     uint32_t resident_grid = 1;  // blocks that run at once
     uint32_t max_grid = 1;       // resident_grid * waves
-    void* scratch = nullptr;   // fast::Scratch<A>: 9 lines of 128 bytes
+    void* scratch = nullptr;   // fast::Scratch<A>
     void* partials = nullptr;  // max_grid sectors of 32 bytes, one per block, flags clear between launches
 };
 
@@ -171,13 +160,12 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     m.resident_grid = uint32_t(sms) * uint32_t(std::max(1, std::min(config.blocks_per_sm, resident)));
     m.max_grid = m.resident_grid * uint32_t(std::max(1, config.waves));
 
-    using Lines = fast::Scratch<double>;  // the same 128-byte lines for every accumulator
-    static_assert(sizeof(Lines) == sizeof(fast::Scratch<float>) && sizeof(Lines) == (fast::kSpreadWords + 1) * 128);
-    RL_CUDA(cudaMalloc(&m.scratch, sizeof(Lines)));
+    RL_CUDA(cudaMalloc(&m.scratch, 16));
     // A 32-byte sector per block; the look-back finish's flags start clear, and each launch leaves them so.
     RL_CUDA(cudaMalloc(&m.partials, size_t(m.max_grid) * 32));
     RL_CUDA(cudaMemset(m.partials, 0, size_t(m.max_grid) * 32));
-    // The scratch words start at the identity and the tickets at zero; each launch leaves them so.
+    // The scratch word starts at the identity and the ticket at zero; each launch leaves them so.
+    unsigned char init[16] = {};
     const uint64_t id = type == DType::I32 ? pack_value(SumOp<int32_t>::identity())
                         : type == DType::F64 ? (op == Op::Sum ? pack_value(SumOp<double>::identity())
                                               : op == Op::Max ? pack_value(MaxOp<double>::identity())
@@ -185,9 +173,8 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
                                            : (op == Op::Sum ? pack_value(SumOp<float>::identity())
                                               : op == Op::Max ? pack_value(MaxOp<float>::identity())
                                                               : pack_value(MinOp<float>::identity()));
-    std::vector<unsigned char> init(sizeof(Lines), 0);
-    for (size_t line = 0; line <= fast::kSpreadWords; ++line) memcpy(init.data() + line * 128, &id, m.acc_bytes);
-    RL_CUDA(cudaMemcpy(m.scratch, init.data(), init.size(), cudaMemcpyHostToDevice));
+    memcpy(init, &id, m.acc_bytes);
+    RL_CUDA(cudaMemcpy(m.scratch, init, sizeof init, cudaMemcpyHostToDevice));
 }
 
 FastReducer::~FastReducer() {
@@ -238,8 +225,7 @@ std::string FastReducer::supported() {
     return "types f32|bf16|f64 (sum|max|min) and i32 (sum), threads 512 with 8 loads in flight and launch bounds of "
            "one block, one-block kernels from 128, 256 or 512 threads up; sums also 512 x 8 and 512 x 4 without launch "
            "bounds, 512 x 4 (one block), 512 x 8 (3 blocks) and 256 x 4 (8 blocks), the ticket finish on the "
-           "default's shape, the atomic mode's acq_rel and spread finishes on it, and one-block inputs on its kernel "
-           "from 128 or 256 threads up";
+           "default's shape and one-block inputs on its kernel from 128 or 256 threads up";
 }
 
 }  // namespace rl::cuda

@@ -13,7 +13,6 @@
 #include <cstring>
 
 #include "core/ops.h"
-#include "cuda/fast_reduce.h"
 
 namespace rl::cuda::fast {
 
@@ -257,23 +256,16 @@ template <class OpT> __device__ typename OpT::Value finish_look_back(Word* secto
     return OpT::combine(warp_reduce<OpT>(p), own);
 }
 
-// Scratch shared by launches: zero tickets and identity words between launches (the last block resets them). Each
-// line is 128 bytes of its own; the Fence and AcqRel finishes and the deterministic ticket use line 0's word and
-// ticket, the Spread finish the words of lines 0-7 and line 8's ticket.
-constexpr uint32_t kSpreadWords = 8;
-template <class A> struct alignas(128) ScratchLine {
+// Scratch shared by launches: zero ticket and identity word between launches (the last block resets them).
+template <class A> struct Scratch {
     A word;
     unsigned ticket;
-};
-template <class A> struct Scratch {
-    ScratchLine<A> line[kSpreadWords + 1];
 };
 
 // The kernel's body (the __global__ wrappers below differ only in their launch bounds). per_block: the vectors each
 // block reads (a multiple of kThreads), computed once on the host rather than by a 64-bit division in every thread.
 // partials: max_grid 32-byte sectors (Words with flags for the look-back finish, values for the ticket finish).
-template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic, bool kTicket = false,
-          AtomicFinish kAtomic = AtomicFinish::Fence>
+template <class OpT, class Elem, int kThreads, int kUnroll, bool kDeterministic, bool kTicket = false>
 __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_t n, uint64_t per_block,
                                             void* __restrict__ partials, Scratch<typename OpT::Value>* scratch,
                                             typename OpT::Value* out) {
@@ -350,18 +342,11 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
         if (threadIdx.x < kSectorValues<A>)
             sector_values[blockIdx.x * kSectorValues<A> + threadIdx.x] = threadIdx.x == 0 ? r : OpT::identity();
     }
-    constexpr bool kSpread = !kDeterministic && kAtomic == AtomicFinish::Spread;
-    unsigned* const ticket = &scratch->line[kSpread ? kSpreadWords : 0].ticket;
     __shared__ bool last;
     if (threadIdx.x == 0) {
-        if constexpr (!kDeterministic) atomic_combine<OpT>(&scratch->line[kSpread ? blockIdx.x % kSpreadWords : 0].word, r);
-        if constexpr (kDeterministic || kAtomic == AtomicFinish::Fence) {
-            __threadfence();  // this block's contribution is visible before its ticket is
-            last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-        } else {  // the ticket releases this block's atomic and acquires those of the blocks before it
-            last = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(*ticket).fetch_add(
-                       1u, ::cuda::memory_order_acq_rel) == gridDim.x - 1;
-        }
+        if constexpr (!kDeterministic) atomic_combine<OpT>(&scratch->word, r);
+        __threadfence();  // this block's contribution is visible before its ticket is
+        last = atomicAdd(&scratch->ticket, 1u) == gridDim.x - 1;
     }
     __syncthreads();
     if (!last) return;
@@ -370,21 +355,11 @@ __device__ __forceinline__ void reduce_body(const Elem* __restrict__ in, uint64_
         const A p = finish_ticket<OpT>(sector_values);
         if (threadIdx.x == 0) {
             *out = p;
-            *ticket = 0;
-        }
-    } else if constexpr (kSpread) {
-        if (threadIdx.x < 32) {
-            A v = threadIdx.x < kSpreadWords ? atomic_take(&scratch->line[threadIdx.x].word, OpT::identity())
-                                             : OpT::identity();
-            v = warp_reduce<OpT>(v);
-            if (threadIdx.x == 0) {
-                *out = v;
-                *ticket = 0;
-            }
+            scratch->ticket = 0;
         }
     } else if (threadIdx.x == 0) {
-        *out = atomic_take(&scratch->line[0].word, OpT::identity());
-        *ticket = 0;
+        *out = atomic_take(&scratch->word, OpT::identity());
+        scratch->ticket = 0;
     }
 }
 
@@ -413,13 +388,11 @@ constexpr int resident_blocks(int threads, int blocks) {
     return blocks * threads > kSmThreads ? kSmThreads / threads : blocks;
 }
 
-template <class OpT, class Elem, int kThreads, int kUnroll, int kMinBlocks, bool kDeterministic, bool kTicket = false,
-          AtomicFinish kAtomic = AtomicFinish::Fence>
+template <class OpT, class Elem, int kThreads, int kUnroll, int kMinBlocks, bool kDeterministic, bool kTicket = false>
 __global__ void __launch_bounds__(kThreads, resident_blocks(kThreads, kMinBlocks))
     reduce_bounded(const Elem* __restrict__ in, uint64_t n, uint64_t per_block, void* __restrict__ partials,
                    Scratch<typename OpT::Value>* scratch, typename OpT::Value* out) {
-    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic, kTicket, kAtomic>(in, n, per_block, partials, scratch,
-                                                                               out);
+    reduce_body<OpT, Elem, kThreads, kUnroll, kDeterministic, kTicket>(in, n, per_block, partials, scratch, out);
 }
 
 // An input one block covers with at most kOneBlockLoads vectors per thread, on a kernel of its own

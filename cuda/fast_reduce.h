@@ -20,13 +20,6 @@ enum class FastMode { Atomic, Deterministic };
 // The atomic mode always finishes by ticket: each block fences its atomic and takes a ticket; the last takes the word.
 enum class FastFinish { LookBack, Ticket };
 
-// How the atomic mode's blocks find the last of them. Fence: each block's atomic, a fence, then a ticket atomic (the
-// default). AcqRel: the ticket atomic itself releases the block's atomic and acquires the others' (one acq_rel atomic
-// at device scope instead of a full fence). Spread: as AcqRel, with the blocks' atomics spread over 8 words on 128-byte
-// lines of their own (block b on word b % 8) and the ticket on a ninth, so that fewer atomics queue at one address;
-// the last block takes the 8 words. All three leave the combine order to the hardware.
-enum class AtomicFinish { Fence, AcqRel, Spread };
-
 // Launch shape; threads == 0 means the type's and operator's policy (default_fast_config).
 struct FastConfig {
     int threads = 0;         // 256 or 512
@@ -40,7 +33,6 @@ struct FastConfig {
                                 // doubling, that gives each thread at most 4 loads (0 or `threads`: `threads` always)
     bool lean_one_block = true;  // those blocks run a kernel of their own (one predicated round of loads, 32-bit
                                  // indices); false: the shape's kernel on a smaller block (2026-12-02's, --tune)
-    AtomicFinish atomic_finish = AtomicFinish::Fence;  // the atomic mode's finish
 };
 
 // The launch shape per element type and operator (the policy `rlab bench --tune` chose on the H200, docs/bench/).

@@ -172,19 +172,10 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
     // The shapes `rlab bench --tune` compares (threads, loads, blocks per SM, waves, launch bounds, finish). Each runs
     // at a size that gives its grid of waves two rounds of loads per block, so the waves and, in the deterministic
     // mode, a finish over more partials than one trip loads (both finishes' loops: 40 waves poll 21 rounds of 256
-    // partials on the H200) are what is checked. Then the ticket finish of 2026-12-02, the default, and the atomic
-    // mode's acq_rel and spread finishes (in waves too: the spread finish's 8 words each take many blocks).
-    const FastConfig shapes[] = {{512, 8, 1, 8, 1},
-                                 {512, 8, 4, 8, 0},
-                                 {512, 8, 3, 4, 3},
-                                 {256, 4, 8, 2, 8},
-                                 {512, 8, 1, 40, 1},
-                                 {512, 8, 1, 8, 1, FastFinish::Ticket},
-                                 {512, 8, 1, 1, 1, FastFinish::Ticket},
-                                 {512, 8, 1, 1, 1},
-                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 0, true, AtomicFinish::AcqRel},
-                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 0, true, AtomicFinish::Spread},
-                                 {512, 8, 1, 8, 1, FastFinish::LookBack, 0, true, AtomicFinish::Spread}};
+    // partials on the H200) are what is checked. Then the ticket finish of 2026-12-02 and the default.
+    const FastConfig shapes[] = {{512, 8, 1, 8, 1},  {512, 8, 4, 8, 0},  {512, 8, 3, 4, 3},
+                                 {256, 4, 8, 2, 8},  {512, 8, 1, 40, 1}, {512, 8, 1, 8, 1, FastFinish::Ticket},
+                                 {512, 8, 1, 1, 1, FastFinish::Ticket},  {512, 8, 1, 1, 1}};
     int cases = 0;
     for (const FastConfig& c : shapes)
         for (DType type : {DType::F32, DType::F64, DType::BF16, DType::I32})
@@ -194,7 +185,6 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
                 CAPTURE(c.waves);
                 CAPTURE(c.min_blocks);
                 CAPTURE(int(c.finish));
-                CAPTURE(int(c.atomic_finish));
                 CAPTURE(to_string(type));
                 CAPTURE(int(mode));
                 FastReducer probe(type, Op::Sum, mode, c);
@@ -214,19 +204,10 @@ TEST_CASE("fast path: every launch shape, in waves too, gives the exact answer's
 TEST_CASE("fast path: launches back to back on one reducer each finish over their own partials (the flags' reset)") {
     // Two inputs whose sums differ, alternated on one reducer with no synchronisation in between: a flag the last
     // launch left set would let the finish read that launch's partial instead of waiting for this one's, and a word or
-    // ticket the atomic finishes left unreset would add the last launch's sum or pick the wrong last block.
-    struct Finish {
-        FastMode mode;
-        AtomicFinish atomic;
-    };
-    const Finish finishes[] = {{FastMode::Deterministic, AtomicFinish::Fence},
-                               {FastMode::Atomic, AtomicFinish::Fence},
-                               {FastMode::Atomic, AtomicFinish::AcqRel},
-                               {FastMode::Atomic, AtomicFinish::Spread}};
-    for (const Finish finish : finishes) {
+    // ticket the atomic finish left unreset would add the last launch's sum or pick the wrong last block.
+    for (FastMode mode : {FastMode::Deterministic, FastMode::Atomic}) {
         for (DType type : {DType::F32, DType::F64}) {
-            CAPTURE(int(finish.mode));
-            CAPTURE(int(finish.atomic));
+            CAPTURE(int(mode));
             CAPTURE(to_string(type));
             const size_t n = 3000017, esize = type == DType::F64 ? 8 : 4;
             const uint64_t want[2] = {exact_bits(type, Op::Sum, n), exact_bits(type, Op::Sum, n, 0, 4096)};
@@ -245,9 +226,7 @@ TEST_CASE("fast path: launches back to back on one reducer each finish over thei
             Buffer out(size_t(launches) * esize);
             REQUIRE(cudaMemcpy(in0.p, bytes[0].data(), n * esize, cudaMemcpyHostToDevice) == cudaSuccess);
             REQUIRE(cudaMemcpy(in1.p, bytes[1].data(), n * esize, cudaMemcpyHostToDevice) == cudaSuccess);
-            FastConfig config = default_fast_config(type, Op::Sum);
-            config.atomic_finish = finish.atomic;
-            FastReducer r(type, Op::Sum, finish.mode, config);
+            FastReducer r(type, Op::Sum, mode);
             REQUIRE(r.grid_for(n) > 1);
             for (int l = 0; l < launches; ++l)
                 r.enqueue(l % 2 ? in1.p : in0.p, n, static_cast<unsigned char*>(out.p) + size_t(l) * esize, nullptr);
