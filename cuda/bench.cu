@@ -30,6 +30,7 @@
 #include "cuda/bench_api.h"
 #include "cuda/fast_reduce.h"
 #include "cuda/host_api.h"
+#include "cuda/stream_hold.h"
 
 namespace rl::cuda {
 namespace {
@@ -248,29 +249,12 @@ __global__ void read_through(const uint4* buf, uint64_t count, unsigned* sink) {
     if (acc == 0x9e3779b9u && threadIdx.x == 0x3ff) *sink = acc;
 }
 
-// Holds the stream until the host sets *release (or a millisecond has passed): the timed launch and its events are
-// all queued behind it, so the start event fires right before the launch. Without it the start event fired as soon
-// as the host recorded it on an idle GPU, and the time included the host's submission of the launch: warm times
-// 2.5-5 us longer than cold ones at every size on the H200 (2^10 f32: 6.56 us warm, 3.71 cold, 2026-12-02), where a
-// cold repetition's flush kernel had held the stream by chance. nvbench holds its stream the same way.
-__device__ inline uint64_t global_ns() {
-    uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-__global__ void hold_stream(const volatile int* release, uint64_t timeout_ns) {
-    const uint64_t start = global_ns();
-    while (*release == 0 && global_ns() - start < timeout_ns) {
-    }
-}
-
 struct Timer {
     cudaStream_t stream{};
     cudaEvent_t start{}, stop{};
     std::unique_ptr<DeviceMemory> flush;  // rewritten before each cold repetition
     size_t flush_bytes = 0;
-    int* release = nullptr;         // host-mapped: set once a repetition is queued (hold_stream)
-    int* release_device = nullptr;  // the same word as the GPU sees it
+    StreamHold hold;  // the start event fires right before the timed launch, not when the host records it
     Timer(size_t l2_bytes) {
         RL_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
         RL_CUDA(cudaEventCreate(&start));
@@ -278,14 +262,11 @@ struct Timer {
         flush_bytes = std::max<size_t>(2 * l2_bytes, size_t(64) << 20);
         flush = std::make_unique<DeviceMemory>(flush_bytes);
         RL_CUDA(cudaMemset(flush->ptr, 0x5a, flush_bytes));
-        RL_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&release), sizeof(int), cudaHostAllocMapped));
-        RL_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&release_device), release, 0));
     }
     ~Timer() {
         cudaEventDestroy(start);
         cudaEventDestroy(stop);
         cudaStreamDestroy(stream);
-        cudaFreeHost(release);
     }
     Timer(const Timer&) = delete;
     Timer& operator=(const Timer&) = delete;
@@ -295,13 +276,11 @@ struct Timer {
                                                    static_cast<unsigned*>(flush->ptr) + rep % 4);
             RL_CUDA(cudaGetLastError());
         }
-        __atomic_store_n(release, 0, __ATOMIC_SEQ_CST);  // the last repetition's hold has ended: its stop event was waited on
-        hold_stream<<<1, 1, 0, stream>>>(release_device, 1000000);
-        RL_CUDA(cudaGetLastError());
+        hold.hold(stream);  // the last repetition's hold has ended: its stop event was waited on
         RL_CUDA(cudaEventRecord(start, stream));
         v.enqueue(stream);
         RL_CUDA(cudaEventRecord(stop, stream));
-        __atomic_store_n(release, 1, __ATOMIC_SEQ_CST);
+        hold.release();
         RL_CUDA(cudaEventSynchronize(stop));
         float ms = 0;
         RL_CUDA(cudaEventElapsedTime(&ms, start, stop));

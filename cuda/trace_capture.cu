@@ -19,6 +19,7 @@
 #include "core/gpu_trace.h"
 #include "cuda/cuda_check.h"
 #include "cuda/host_api.h"
+#include "cuda/stream_hold.h"
 #include "cuda/trace_kernels.cuh"
 
 namespace rl::cuda {
@@ -336,11 +337,14 @@ struct ScheduleLaunch::Impl {
     DeviceBuffer<DeviceRecord> buf;
     DeviceBuffer<unsigned char> partials;
     DeviceBuffer<uint64_t> out{1};
+    DeviceBuffer<uint64_t> identity{1};  // copied to `out` before each launch: a device copy, which never waits on the
+                                         // host (one from pageable memory may, and a held stream would then time out)
     DeviceBuffer<unsigned> counter{1};
     DeviceBuffer<int> overflow{1};
     Impl(const Schedule& sched, const Plan& plan, const void* in, bool record)
         : s(sched), p(plan), input(in), buf(record ? total_slots(plan) : 0),
           partials(size_t(plan.G) * tracked_size(sched)) {
+        RL_CUDA(cudaMemcpy(identity.ptr, &p.identity_bits, sizeof(uint64_t), cudaMemcpyHostToDevice));
         RL_CUDA(cudaMemset(overflow.ptr, 0, sizeof(int)));
         if (record) RL_CUDA(cudaMemset(buf.ptr, 0xff, total_slots(plan) * sizeof(DeviceRecord)));
     }
@@ -360,7 +364,7 @@ ScheduleLaunch::~ScheduleLaunch() = default;
 void ScheduleLaunch::enqueue(void* stream) {
     Impl& m = *impl_;
     auto st = static_cast<cudaStream_t>(stream);
-    RL_CUDA(cudaMemcpyAsync(m.out.ptr, &m.p.identity_bits, sizeof(uint64_t), cudaMemcpyHostToDevice, st));
+    RL_CUDA(cudaMemcpyAsync(m.out.ptr, m.identity.ptr, sizeof(uint64_t), cudaMemcpyDeviceToDevice, st));
     RL_CUDA(cudaMemsetAsync(m.counter.ptr, 0, sizeof(unsigned), st));
     const bool record = m.buf.ptr != nullptr;
     const Launch l{m.p, m.input, m.buf.ptr, m.partials.ptr, m.out.ptr, m.counter.ptr, m.overflow.ptr, st};
@@ -382,14 +386,19 @@ double time_uninstrumented_us(const Schedule& s, const InputData& input, int rep
     DeviceBuffer<unsigned char> d_input(input.size() * input.element_bytes());
     RL_CUDA(cudaMemcpy(d_input.ptr, input.data(), input.size() * input.element_bytes(), cudaMemcpyHostToDevice));
     ScheduleLaunch run(s, d_input.ptr);
+    cudaStream_t stream;
+    RL_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     cudaEvent_t start, stop;
     RL_CUDA(cudaEventCreate(&start));
     RL_CUDA(cudaEventCreate(&stop));
+    StreamHold hold;  // as `rlab bench` times: the start event fires right before the launch, not when it is queued
     std::vector<float> ms;
     for (int r = 0; r < reps + 3; ++r) {
-        RL_CUDA(cudaEventRecord(start));
-        run.enqueue(nullptr);
-        RL_CUDA(cudaEventRecord(stop));
+        hold.hold(stream);
+        RL_CUDA(cudaEventRecord(start, stream));
+        run.enqueue(stream);
+        RL_CUDA(cudaEventRecord(stop, stream));
+        hold.release();
         RL_CUDA(cudaEventSynchronize(stop));
         float e = 0;
         RL_CUDA(cudaEventElapsedTime(&e, start, stop));
@@ -397,6 +406,7 @@ double time_uninstrumented_us(const Schedule& s, const InputData& input, int rep
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
+    cudaStreamDestroy(stream);
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2] * 1000.0;
 }
