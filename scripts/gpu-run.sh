@@ -284,7 +284,14 @@ if [ "${RLAB_GPU_ONLY:-}" = fast-matrix ]; then
   code=$?
   { echo "## rlab bench --fast-matrix (exit $code, whole call ${SECONDS}s)"; tail -3 "$OUT/bench-fast.err"
     [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
-  cat "$report"; exit 0
+  # The held stream over the chapter's variants (their reset queued from device memory): warm against cold.
+  timeout 90 $rlab bench --sizes 10:20:10 --variants atomic-block,two-pass,last-block,fast,cub --cache both --reps 30 \
+    --no-worked-example --no-harris >"$OUT/bench-chapter.txt" 2>&1
+  { echo "## rlab bench, the chapter's variants held (exit $?)"; echo '```'; head -30 "$OUT/bench-chapter.txt"; echo '```'; } >>"$report"
+  timeout 120 build/gpu/tests/gpu/rlab_gpu_tests -tc="deterministic schedules*,atomic-block on an input*" >"$OUT/numerics-tests.log" 2>&1
+  echo "## numerics GPU tests (time_uninstrumented_us held): exit $?" >>"$report"
+  grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/numerics-tests.log" | head -12 >>"$report"
+  pack_out; cat "$report"; exit 0
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = bench ]; then  # the measurements alone (bench, ncu, capture cost)
