@@ -648,7 +648,7 @@ std::string tune_fast_path(int log2_f32, int reps) {
     // The sums each launch shape is tried on: f32 at 2^log2_f32 (also in the deterministic mode, whose finish
     // reads every block's partial), f32 at 2^30 cold and i32, f64 and bf16 at 1 GiB (where one machine's CUB led
     // by 2-3.6% on 2026-12-01), the 67M bf16 worked example, f64 and i32 at 2^24 (where f64 trailed CUB), the
-    // one-block inputs with a cold L2 (where CUB's single full tile led at 2^12 f32 and 2^11 f64), the
+    // one-block inputs with a cold L2 (where CUB's single full tile led at 2^12 f32 and 2^11 f64) and warm, the
     // deterministic mode at grids of 10 to 132 blocks (2-13% slower than the atomic one on 2026-12-01), f32 at 2^24
     // warm in both modes (the atomic mode's last cells below CUB on 2026-12-02) and a misaligned f64 3e8.
     struct Probe {
@@ -684,6 +684,10 @@ std::string tune_fast_path(int log2_f32, int reps) {
     probe("bf16 2^12 cold", DType::BF16, uint64_t(1) << 12, true, 0);
     probe("f32 2^13 cold", DType::F32, uint64_t(1) << 13, true, 0);
     probe("f32 2^14 cold", DType::F32, uint64_t(1) << 14, true, 0);  // the largest one-block input
+    probe("f32 2^12", DType::F32, uint64_t(1) << 12, false, 0);  // one block with the input in L2
+    probe("bf16 2^12", DType::BF16, uint64_t(1) << 12, false, 0);  // 0.95x CUB warm (3.71 us against 3.52, call 26)
+    probe("bf16 2^13", DType::BF16, uint64_t(1) << 13, false, 0);
+    probe("f64 2^11", DType::F64, uint64_t(1) << 11, false, 0);
     probe("f32 2^20", DType::F32, uint64_t(1) << 20, false, 0);
     probe("f32 2^20 det", DType::F32, uint64_t(1) << 20, false, 0, FastMode::Deterministic);
     probe("f32 2^22 cold", DType::F32, uint64_t(1) << 22, true, 0);
@@ -752,14 +756,13 @@ std::string tune_fast_path(int log2_f32, int reps) {
         p.cub_us = timer.measure(cub, p.cold, reps, 5).median_us;
     }
     row("cub", "", "", "", "", "", "", [&](const Probe& p) { snprintf(line, sizeof line, " | %14.2f", p.cub_us); });
-    // threads, loads, blocks per SM, waves, launch bounds, finish, one-block threads and kernel: the default of
-    // 2026-12-02 (the ticket finish, reduce_body on blocks from 128 threads), the look-back finish, and the one-block
-    // kernels from 128 or 256 threads. The shapes measured slower in calls 9-15 (CUB's occupancy and waves, the
-    // compiler's registers, packed partials) are left out.
-    const FastConfig shapes[] = {{512, 8, 1, 1, 1, FastFinish::Ticket, 128, false},
-                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 128, false},
-                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 128, true},
-                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 256, true}};
+    // threads, loads, blocks per SM, waves, launch bounds, finish, one-block threads and kernel: the default (the
+    // look-back finish, the one-block kernels from 128 threads up) and one-block inputs from 256 or 512 threads up.
+    // The shapes measured slower in calls 9-25 (CUB's occupancy and waves, the compiler's registers, packed partials,
+    // the ticket finish, reduce_body on one-block inputs, the atomic mode's acq_rel and spread finishes) are left out.
+    const FastConfig shapes[] = {{512, 8, 1, 1, 1, FastFinish::LookBack, 128, true},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 256, true},
+                                 {512, 8, 1, 1, 1, FastFinish::LookBack, 512, true}};
     for (const FastConfig& cfg : shapes) {
         const std::string one_block = std::to_string(cfg.one_block_threads ? cfg.one_block_threads : cfg.threads) +
                                       (cfg.lean_one_block ? " own" : " body");

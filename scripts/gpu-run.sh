@@ -5,7 +5,8 @@
 # Needs the header-only dependencies in .deps/ (scripts/prepare-gpu-deps.sh makes it).
 # Modes (RLAB_GPU_ONLY): corpus (build, record the trace corpus, divergent-shuffle on the hardware),
 # tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, fast-matrix
-# (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), tune (the
+# (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), record (the
+# tune table twice, then the recorded --fast-matrix, no tests: for code whose tests passed already), tune (the
 # exact fast-path tests and five rounds of --tune), ncu-fast and ncu-small (Nsight Compute: 2^28 f32, the one-block
 # and deterministic-finish cases), bench,
 # final, session (student suites, fast-path tests and the recorded --fast-matrix, then the other gpu tests),
@@ -31,7 +32,7 @@ rlab=build/gpu/app/cli/rlab
 echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
 targets=()
-case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix | tune) targets=(--target rlab rlab_gpu_tests) ;; lessons | ncu-fast | ncu-small) targets=(--target rlab) ;;
+case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix | tune) targets=(--target rlab rlab_gpu_tests) ;; lessons | ncu-fast | ncu-small | record) targets=(--target rlab) ;;
   student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;;
   session) targets=(--target rlab rlab_gpu_tests rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
@@ -270,6 +271,21 @@ if [ "${RLAB_GPU_ONLY:-}" = tune ]; then
     { echo "## rlab bench --tune, round $round (exit $?, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
   done
   fast_sanitizers
+  pack_out; cat "$report"; exit 0
+fi
+
+# The tune table twice and a recorded matrix, no tests (for code whose tests already passed on the GPU).
+if [ "${RLAB_GPU_ONLY:-}" = record ]; then
+  for round in 1 2; do
+    timeout 60 $rlab bench --tune --sizes 28 --reps 100 >"$OUT/tune-$round.txt" 2>&1
+    { echo "## rlab bench --tune, round $round (exit $?, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
+  done
+  left=$((560 - SECONDS)); [ "$left" -lt 60 ] && left=60
+  timeout "$left" $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
+    --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
+  code=$?
+  { echo "## rlab bench --fast-matrix (exit $code, whole call ${SECONDS}s)"; tail -3 "$OUT/bench-fast.err"
+    [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
   pack_out; cat "$report"; exit 0
 fi
 
