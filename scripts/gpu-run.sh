@@ -280,7 +280,7 @@ if [ "${RLAB_GPU_ONLY:-}" = record ]; then
     timeout 60 $rlab bench --tune --sizes 28 --reps 100 >"$OUT/tune-$round.txt" 2>&1
     { echo "## rlab bench --tune, round $round (exit $?, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
   done
-  left=$((560 - SECONDS)); [ "$left" -lt 60 ] && left=60
+  left=$((${RLAB_RECORD_END_S:-400} - SECONDS)); [ "$left" -lt 60 ] && left=60
   timeout "$left" $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
     --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
   code=$?
