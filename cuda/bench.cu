@@ -303,11 +303,13 @@ struct Timer {
         b.max_us = 1000.0 * ms.back();
         return b;
     }
+    // What one repetition of a variant whose timed run took `ms` costs: a warm one runs the variant twice.
+    static double seconds_per_rep(float ms, bool cold) { return std::max(1e-6, double(ms) / 1000.0) * (cold ? 1 : 2); }
     // One variant alone: warm-up, then reps chosen so that it takes about max_seconds at most.
     BenchResult measure(Variant& v, bool cold, int max_reps, double max_seconds) {
         float first = 0;
         for (int w = 0; w < 2; ++w) first = once(v, cold, w);
-        const int reps = std::clamp(int(max_seconds / std::max(1e-6, double(first) / 1000.0)), 3, std::max(3, max_reps));
+        const int reps = std::clamp(int(max_seconds / seconds_per_rep(first, cold)), 3, std::max(3, max_reps));
         std::vector<float> ms;
         for (int r = 0; r < reps; ++r) ms.push_back(once(v, cold, r + 2));
         return summarise(std::move(ms));
@@ -575,7 +577,8 @@ BenchReport run_bench(const BenchOptions& o) {
             float first = 0;
             for (int w = 0; w < 2; ++w) first = timer.once(*m.v, c.cache == "cold", w);
             m.first_ms = first;
-            m.reps = std::clamp(int(o.max_seconds_per_cell / std::max(1e-6, double(first) / 1000.0)), 3, std::max(3, o.reps));
+            m.reps = std::clamp(int(o.max_seconds_per_cell / Timer::seconds_per_rep(first, c.cache == "cold")), 3,
+                                std::max(3, o.reps));
             group.push_back(std::move(m));
         }
         // Round-robin over the quick variants; one whose repetition takes over 10 ms (per-element
@@ -584,11 +587,11 @@ BenchReport run_bench(const BenchOptions& o) {
         // lines slowed whichever variant came next (atomic-block at 2^22-2^24 by up to 2x on the H200),
         // so it is timed alone too.
         for (Member& m : group) m.alone = m.first_ms > 10.0f || m.cell->variant == "instrumented";
-        // Each repetition visits the variants in a fresh (seeded) random order, so that no variant always runs
-        // right after the same other one: what the previous kernel leaves in L2 (an input larger than L2 stays
-        // partly resident) then favours none of them. With a fixed order the deterministic variant always ran
-        // right after the fast one; in the recorded run of 2026-12-01 it was up to 14.7% slower at 2^24 warm,
-        // and within 2% cold.
+        // Each repetition visits the variants in a fresh (seeded) random order, so that a drift of the clocks or the
+        // machine falls on all of them alike. (What the previous kernel leaves in L2 no longer reaches a timed run:
+        // a warm repetition follows an untimed run of its own variant, a cold one the flush. Before both, with a
+        // fixed order the deterministic variant always ran right after the fast one; in the recorded run of
+        // 2026-12-01 it was up to 14.7% slower at 2^24 warm, and within 2% cold.)
         std::vector<size_t> order(group.size());
         std::iota(order.begin(), order.end(), size_t(0));
         std::mt19937 shuffler(uint32_t(gi * 7919 + size_t(round)));

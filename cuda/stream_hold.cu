@@ -24,10 +24,19 @@ __global__ void hold_stream(const volatile int* release, uint64_t timeout_ns) {
 
 StreamHold::StreamHold() {
     RL_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&release_), sizeof(int), cudaHostAllocMapped));
-    RL_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&release_device_), release_, 0));
+    if (const cudaError_t e = cudaHostGetDevicePointer(reinterpret_cast<void**>(&release_device_), release_, 0);
+        e != cudaSuccess) {
+        cudaFreeHost(release_);
+        RL_CUDA(e);
+    }
 }
 
-StreamHold::~StreamHold() { cudaFreeHost(release_); }
+// An exception between hold() and release() leaves the kernel spinning: let it go before the word is freed (the
+// free waits for the device to be done with pinned memory it may still read).
+StreamHold::~StreamHold() {
+    release();
+    cudaFreeHost(release_);
+}
 
 void StreamHold::hold(cudaStream_t stream) {
     __atomic_store_n(release_, 0, __ATOMIC_SEQ_CST);

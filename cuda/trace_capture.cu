@@ -347,6 +347,9 @@ struct ScheduleLaunch::Impl {
         RL_CUDA(cudaMemcpy(identity.ptr, &p.identity_bits, sizeof(uint64_t), cudaMemcpyHostToDevice));
         RL_CUDA(cudaMemset(overflow.ptr, 0, sizeof(int)));
         if (record) RL_CUDA(cudaMemset(buf.ptr, 0xff, total_slots(plan) * sizeof(DeviceRecord)));
+        // Those ran on the legacy stream, and a copy from pageable memory may return before it lands: a launch on a
+        // non-blocking stream (rlab bench's) must find them done.
+        RL_CUDA(cudaDeviceSynchronize());
     }
 };
 
@@ -386,27 +389,32 @@ double time_uninstrumented_us(const Schedule& s, const InputData& input, int rep
     DeviceBuffer<unsigned char> d_input(input.size() * input.element_bytes());
     RL_CUDA(cudaMemcpy(d_input.ptr, input.data(), input.size() * input.element_bytes(), cudaMemcpyHostToDevice));
     ScheduleLaunch run(s, d_input.ptr);
-    cudaStream_t stream;
-    RL_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    cudaEvent_t start, stop;
-    RL_CUDA(cudaEventCreate(&start));
-    RL_CUDA(cudaEventCreate(&stop));
+    // Owned handles: RL_CUDA throws, and the numerics lab calls this inside a long-running app.
+    struct Handles {
+        cudaStream_t stream = nullptr;
+        cudaEvent_t start = nullptr, stop = nullptr;
+        ~Handles() {
+            if (start) cudaEventDestroy(start);
+            if (stop) cudaEventDestroy(stop);
+            if (stream) cudaStreamDestroy(stream);
+        }
+    } h;
+    RL_CUDA(cudaStreamCreateWithFlags(&h.stream, cudaStreamNonBlocking));
+    RL_CUDA(cudaEventCreate(&h.start));
+    RL_CUDA(cudaEventCreate(&h.stop));
     StreamHold hold;  // as `rlab bench` times: the start event fires right before the launch, not when it is queued
     std::vector<float> ms;
     for (int r = 0; r < reps + 3; ++r) {
-        hold.hold(stream);
-        RL_CUDA(cudaEventRecord(start, stream));
-        run.enqueue(stream);
-        RL_CUDA(cudaEventRecord(stop, stream));
+        hold.hold(h.stream);
+        RL_CUDA(cudaEventRecord(h.start, h.stream));
+        run.enqueue(h.stream);
+        RL_CUDA(cudaEventRecord(h.stop, h.stream));
         hold.release();
-        RL_CUDA(cudaEventSynchronize(stop));
+        RL_CUDA(cudaEventSynchronize(h.stop));
         float e = 0;
-        RL_CUDA(cudaEventElapsedTime(&e, start, stop));
+        RL_CUDA(cudaEventElapsedTime(&e, h.start, h.stop));
         if (r >= 3) ms.push_back(e);  // the first launches load the module: warm-up
     }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    cudaStreamDestroy(stream);
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2] * 1000.0;
 }
