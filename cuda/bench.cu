@@ -30,7 +30,7 @@
 #include "cuda/bench_api.h"
 #include "cuda/fast_reduce.h"
 #include "cuda/host_api.h"
-#include "cuda/stream_hold.h"
+#include "cuda/held_timer.h"
 
 namespace rl::cuda {
 namespace {
@@ -250,26 +250,15 @@ __global__ void read_through(const uint4* buf, uint64_t count, unsigned* sink) {
 }
 
 struct Timer {
-    cudaStream_t stream{};
-    cudaEvent_t start{}, stop{};
+    HeldTimer held;  // the start event fires right before the timed launch, not when the host records it
+    const cudaStream_t stream = held.stream();
     std::unique_ptr<DeviceMemory> flush;  // rewritten before each cold repetition
     size_t flush_bytes = 0;
-    StreamHold hold;  // the start event fires right before the timed launch, not when the host records it
     Timer(size_t l2_bytes) {
-        RL_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-        RL_CUDA(cudaEventCreate(&start));
-        RL_CUDA(cudaEventCreate(&stop));
         flush_bytes = std::max<size_t>(2 * l2_bytes, size_t(64) << 20);
         flush = std::make_unique<DeviceMemory>(flush_bytes);
         RL_CUDA(cudaMemset(flush->ptr, 0x5a, flush_bytes));
     }
-    ~Timer() {
-        cudaEventDestroy(start);
-        cudaEventDestroy(stop);
-        cudaStreamDestroy(stream);
-    }
-    Timer(const Timer&) = delete;
-    Timer& operator=(const Timer&) = delete;
     float once(Variant& v, bool cold, int rep) {
         if (cold) {  // read (not write) the flush buffer: clean lines leave L2 without a write-back
             read_through<<<1024, 256, 0, stream>>>(static_cast<const uint4*>(flush->ptr), flush_bytes / 16,
@@ -282,15 +271,7 @@ struct Timer {
             // the H200 (50 MB of L2) CUB took 20.3 us after the fast path but 22.1 after itself (call 25, 2026-12-02).
             v.enqueue(stream);
         }
-        hold.hold(stream);  // the last repetition's hold has ended: its stop event was waited on
-        RL_CUDA(cudaEventRecord(start, stream));
-        v.enqueue(stream);
-        RL_CUDA(cudaEventRecord(stop, stream));
-        hold.release();
-        RL_CUDA(cudaEventSynchronize(stop));
-        float ms = 0;
-        RL_CUDA(cudaEventElapsedTime(&ms, start, stop));
-        return ms;
+        return held.time_ms([&](cudaStream_t s) { v.enqueue(s); });
     }
     // Median, min, max in microseconds of a set of repetition times.
     static BenchResult summarise(std::vector<float> ms) {

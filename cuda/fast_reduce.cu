@@ -61,8 +61,8 @@ template <class OpT, class Elem> const void* one_block_kernel(int threads) {
 
 // The kernel for a mode and shape, or with `one_block`, the one-block kernel of c.threads threads.
 template <class OpT, class Elem> const void* kernel_for(FastMode mode, const FastConfig& c, bool one_block) {
-    const bool ticket = c.finish == FastFinish::Ticket;
     if (one_block) return one_block_kernel<OpT, Elem>(c.threads);
+    const bool ticket = c.finish == FastFinish::Ticket;
     return mode == FastMode::Deterministic ? kernel_for<OpT, Elem, true>(c.threads, c.unroll, c.min_blocks, ticket)
                                            : kernel_for<OpT, Elem, false>(c.threads, c.unroll, c.min_blocks, ticket);
 }

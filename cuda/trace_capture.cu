@@ -19,7 +19,7 @@
 #include "core/gpu_trace.h"
 #include "cuda/cuda_check.h"
 #include "cuda/host_api.h"
-#include "cuda/stream_hold.h"
+#include "cuda/held_timer.h"
 #include "cuda/trace_kernels.cuh"
 
 namespace rl::cuda {
@@ -389,30 +389,10 @@ double time_uninstrumented_us(const Schedule& s, const InputData& input, int rep
     DeviceBuffer<unsigned char> d_input(input.size() * input.element_bytes());
     RL_CUDA(cudaMemcpy(d_input.ptr, input.data(), input.size() * input.element_bytes(), cudaMemcpyHostToDevice));
     ScheduleLaunch run(s, d_input.ptr);
-    // Owned handles: RL_CUDA throws, and the numerics lab calls this inside a long-running app.
-    struct Handles {
-        cudaStream_t stream = nullptr;
-        cudaEvent_t start = nullptr, stop = nullptr;
-        ~Handles() {
-            if (start) cudaEventDestroy(start);
-            if (stop) cudaEventDestroy(stop);
-            if (stream) cudaStreamDestroy(stream);
-        }
-    } h;
-    RL_CUDA(cudaStreamCreateWithFlags(&h.stream, cudaStreamNonBlocking));
-    RL_CUDA(cudaEventCreate(&h.start));
-    RL_CUDA(cudaEventCreate(&h.stop));
-    StreamHold hold;  // as `rlab bench` times: the start event fires right before the launch, not when it is queued
+    HeldTimer timer;  // as `rlab bench` times: the start event fires right before the launch, not when it is queued
     std::vector<float> ms;
     for (int r = 0; r < reps + 3; ++r) {
-        hold.hold(h.stream);
-        RL_CUDA(cudaEventRecord(h.start, h.stream));
-        run.enqueue(h.stream);
-        RL_CUDA(cudaEventRecord(h.stop, h.stream));
-        hold.release();
-        RL_CUDA(cudaEventSynchronize(h.stop));
-        float e = 0;
-        RL_CUDA(cudaEventElapsedTime(&e, h.start, h.stop));
+        const float e = timer.time_ms([&](cudaStream_t stream) { run.enqueue(stream); });
         if (r >= 3) ms.push_back(e);  // the first launches load the module: warm-up
     }
     std::sort(ms.begin(), ms.end());

@@ -115,6 +115,26 @@ pack_out() {
     | tar -czf logs.tar.gz -T - --remove-files)
 }
 
+# The fast path's exact GPU tests (the doctest filter $1), at most 240 s: a finish that waited forever would otherwise
+# take the call's whole budget.
+fast_tests() {
+  timeout 240 build/gpu/tests/gpu/rlab_gpu_tests -tc="$1" >"$OUT/fast-tests.log" 2>&1
+  echo "## fast path tests: exit $?" >>"$report"
+  grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"
+}
+
+# The fast path's matrix (issue 18), ended after $1 seconds: fast, deterministic and CUB over every type at every power
+# 2^10..2^30 and odd sizes (misaligned), warm and cold, three rounds, into $OUT/bench-fast.json; its summary goes into
+# the report.
+record_matrix() {
+  local code
+  timeout "$1" $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
+    --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
+  code=$?
+  { echo "## rlab bench --fast-matrix (exit $code, at ${SECONDS}s)"; tail -3 "$OUT/bench-fast.err"
+    [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
+}
+
 # compute-sanitizer over the fast path's kernels (both finishes, the one-block kernels, every type and operator) and
 # CUB's, through a small --fast-matrix whose every cell also checks its exact answer; one line per tool in the report.
 fast_sanitizers() {
@@ -126,7 +146,7 @@ fast_sanitizers() {
     timeout 60 compute-sanitizer --tool "$tool" --print-limit 5 $rlab bench --fast-matrix --sizes 10,17,24 \
       --odd-sizes 1001,300007 --cache warm --reps 3 >"$OUT/fast-sanitizer-$tool.txt" 2>&1
     code=$?
-    echo "- $tool: exit $code; $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|SUMMARY" "$OUT/fast-sanitizer-$tool.txt" | head -2 | tr '\n' ' ')$(grep -E "^rlab:" "$OUT/fast-sanitizer-$tool.txt" | head -2 | tr '\n' ' ')" >>"$report"
+    echo "- $tool: exit $code; $(grep -E "SUMMARY" "$OUT/fast-sanitizer-$tool.txt" | head -2 | tr '\n' ' ')$(grep -E "^rlab:" "$OUT/fast-sanitizer-$tool.txt" | head -2 | tr '\n' ' ')" >>"$report"
   done
 }
 
@@ -159,12 +179,8 @@ if [ "${RLAB_GPU_ONLY:-}" = session ]; then
   timeout 200 ctest --preset gpu -R '^(NVRTC|student kernel on the GPU): ' --output-on-failure -V >"$OUT/student-tests.log" 2>&1
   { echo "## student kernel tests: exit $? ($((SECONDS - start))s)"
     grep -E "tests passed|Test +#.*(Passed|Failed|Skipped|\*\*\*)|ERROR|CHECK|REQUIRE|values:" "$OUT/student-tests.log" | head -60; } >>"$report"
-  build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*,rlab bench --fast-matrix*" >"$OUT/fast-tests.log" 2>&1
-  echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -20 >>"$report"
-  timeout 150 $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
-    --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
-  { echo "## rlab bench --fast-matrix (exit $?, at ${SECONDS}s)"; tail -2 "$OUT/bench-fast.err"
-    [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
+  fast_tests "fast path*,rlab bench --fast-matrix*"
+  record_matrix 150
   ncu_fast_section
   left=$((580 - SECONDS)); [ "$left" -lt 30 ] && left=30
   timeout "$left" ctest --preset gpu -L gpu -E '^(NVRTC|student kernel on the GPU): |fast path|fast-matrix' -j 3 \
@@ -250,22 +266,17 @@ if [ "${RLAB_GPU_ONLY:-}" = ncu-small ]; then  # Nsight Compute where the fast p
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch shapes, against CUB
-  build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*" >"$OUT/fast-tests.log" 2>&1
-  echo "## fast path tests: exit $?" >>"$report"; tail -3 "$OUT/fast-tests.log" >>"$report"
+  fast_tests "fast path*"
   timeout 200 $rlab bench --tune --sizes 28 --reps 20 >"$OUT/tune.txt" 2>&1
   { echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
   run_bench --variants fast,fast-deterministic,cub,atomic-block,two-pass --reps 30 --no-harris
   cat "$report"; exit 0
 fi
 
-# The fast path's matrix (issue 18): its exact GPU tests, the launch-shape sweep, then fast, deterministic and CUB over
-# every type at every power 2^10..2^30 and odd sizes (misaligned), warm and cold, three rounds: $OUT/bench-fast.json.
 # The fast path's launch shapes against CUB, five times over (the machine's own drift shows between them), after
-# the exact fast-path tests that every shape must pass (five rounds: a round takes seconds).
+# the exact fast-path tests that every shape must pass (five rounds: a round takes seconds), then compute-sanitizer.
 if [ "${RLAB_GPU_ONLY:-}" = tune ]; then
-  # (a time limit: a finish that waited forever would otherwise take the call's whole budget)
-  timeout 240 build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*" >"$OUT/fast-tests.log" 2>&1
-  echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"
+  fast_tests "fast path*"
   for round in 1 2 3 4 5; do
     timeout 120 $rlab bench --tune --sizes 28 --reps 100 >"$OUT/tune-$round.txt" 2>&1
     { echo "## rlab bench --tune, round $round (exit $?, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
@@ -282,25 +293,16 @@ if [ "${RLAB_GPU_ONLY:-}" = record ]; then
   done
   end=${RLAB_RECORD_END_S:-400}; [[ $end =~ ^[0-9]+$ ]] || end=400
   left=$((end - SECONDS)); [ "$left" -lt 60 ] && left=60
-  timeout "$left" $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
-    --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
-  code=$?
-  { echo "## rlab bench --fast-matrix (exit $code, whole call ${SECONDS}s)"; tail -3 "$OUT/bench-fast.err"
-    [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
+  record_matrix "$left"
   pack_out; cat "$report"; exit 0
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = fast-matrix ]; then
-  timeout 240 build/gpu/tests/gpu/rlab_gpu_tests -tc="fast path*,rlab bench --fast-matrix*" >"$OUT/fast-tests.log" 2>&1
-  echo "## fast path tests: exit $?" >>"$report"; grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"
+  fast_tests "fast path*,rlab bench --fast-matrix*"
   timeout 150 $rlab bench --tune --sizes 28 --reps 50 >"$OUT/tune.txt" 2>&1
   { echo "## rlab bench --tune (exit $?)"; echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
   left=$((395 - SECONDS)); [ "$left" -lt 60 ] && left=60  # the two steps after it take up to 180 s
-  timeout "$left" $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
-    --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
-  code=$?
-  { echo "## rlab bench --fast-matrix (exit $code, whole call ${SECONDS}s)"; tail -3 "$OUT/bench-fast.err"
-    [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
+  record_matrix "$left"
   # The held stream over the chapter's variants (their reset queued from device memory): warm against cold.
   timeout 90 $rlab bench --sizes 10:20:10 --variants atomic-block,two-pass,last-block,fast,cub --cache both --reps 30 \
     --no-worked-example --no-harris >"$OUT/bench-chapter.txt" 2>&1
