@@ -632,8 +632,9 @@ std::string tune_fast_path(int log2_f32, int reps) {
     // The sums each launch shape is tried on: f32 at 2^log2_f32 (also in the deterministic mode, whose finish
     // reads every block's partial), f32 at 2^30 cold and i32, f64 and bf16 at 1 GiB (where one machine's CUB led
     // by 2-3.6% on 2026-12-01), the 67M bf16 worked example, f64 and i32 at 2^24 (where f64 trailed CUB), the
-    // one-block inputs with a cold L2 (where CUB's single full tile led at 2^12 f32 and 2^11 f64) and warm, grids of
-    // 8 blocks warm in both modes (the deterministic mode's last cells more than 2% behind on 2026-12-02), the
+    // one-block inputs with a cold L2 (where CUB's single full tile led at 2^12 f32 and 2^11 f64) and warm, one block
+    // of 512 x 8 and i32 at 2^18 warm in both modes (the deterministic mode's last cells more than 2% behind on
+    // 2026-12-02), the
     // deterministic mode at grids of 10 to 132 blocks (2-13% slower than the atomic one on 2026-12-01), f32 at 2^24
     // warm in both modes (the atomic mode's last cells below CUB on 2026-12-02) and a misaligned f64 3e8.
     struct Probe {
@@ -673,10 +674,12 @@ std::string tune_fast_path(int log2_f32, int reps) {
     probe("bf16 2^12", DType::BF16, uint64_t(1) << 12, false, 0);  // 0.95x CUB warm (3.71 us against 3.52, call 26)
     probe("bf16 2^13", DType::BF16, uint64_t(1) << 13, false, 0);
     probe("f64 2^11", DType::F64, uint64_t(1) << 11, false, 0);
-    probe("f32 2^14", DType::F32, uint64_t(1) << 14, false, 0);  // 8 blocks: the deterministic mode 3.3% slower
-    probe("f32 2^14 det", DType::F32, uint64_t(1) << 14, false, 0, FastMode::Deterministic);  // (call 28)
+    probe("f32 2^14", DType::F32, uint64_t(1) << 14, false, 0);  // one block of 512 x 8: the deterministic mode
+    probe("f32 2^14 det", DType::F32, uint64_t(1) << 14, false, 0, FastMode::Deterministic);  // 3.3% slower (call 28)
     probe("f32 1e4 +1", DType::F32, 10000, false, 1);
     probe("f32 1e4 +1 det", DType::F32, 10000, false, 1, FastMode::Deterministic);
+    probe("i32 2^18", DType::I32, uint64_t(1) << 18, false, 0);  // 128 blocks: 3.3% apart in both recorded runs
+    probe("i32 2^18 det", DType::I32, uint64_t(1) << 18, false, 0, FastMode::Deterministic);  // of 2026-12-02
     probe("f32 2^20", DType::F32, uint64_t(1) << 20, false, 0);
     probe("f32 2^20 det", DType::F32, uint64_t(1) << 20, false, 0, FastMode::Deterministic);
     probe("f32 2^22 cold", DType::F32, uint64_t(1) << 22, true, 0);

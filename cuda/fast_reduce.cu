@@ -98,6 +98,12 @@ struct FastReducer::Impl {
         const void* kernel;
     };
     std::vector<OneBlock> one_block;
+    // A grid of one block on the shape's own block (an input of up to one round of loads that the one-block kernels
+    // do not cover): the atomic mode's kernel in both modes. A lone block writes its value and finishes nothing, so
+    // the bits are the same; the deterministic instance, which carries the look-back finish's code, took 0.13-0.16 us
+    // longer on such inputs in every round (f32 2^14 warm 4.06 against 3.94 us, bf16 30000 misaligned 4.74 against
+    // 4.58: the recorded run of 2026-12-02 07:12 UTC, H200), where both modes ran the same code path.
+    const void* lone = nullptr;
     // The smallest of them that gives each thread at most kOneBlockLoads of an input of `n` elements (one block
     // covers it), or none: the shape's own block.
     const OneBlock* one_block_for(uint64_t n) const {
@@ -130,9 +136,9 @@ FastConfig default_fast_config(DType, Op) {
 FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
     if (config.threads == 0) config = default_fast_config(type, op);
-    // Integer addition is associative, so the atomic finish already gives the same bits on every run: the
-    // deterministic mode of i32 sums is the atomic one (the ordered finish costs an extra step for nothing).
-    if (type == DType::I32 && op == Op::Sum) mode = FastMode::Atomic;
+    // (i32 sums give the same bits in both modes, integer addition being associative; their deterministic mode still
+    // runs the look-back finish, which took 0.27-0.32 us less than the atomic ticket at f32 2^20 and 2^24 warm in
+    // the tune rows of 2026-12-02 07:10 UTC (H200). Until then it ran the atomic kernel: two reducers timed in turns, 3.3% apart at 2^18.)
     if (config.one_block_threads == 0) config.one_block_threads = config.threads;
     if (config.one_block_threads < 32 || config.one_block_threads > config.threads)
         throw Error("the fast path's one-block threads must be from 32 to the block's " +
@@ -140,6 +146,8 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     m.config = config;
     m.kernel = kernel_for(type, op, mode, config);
     if (!m.kernel) throw Error("the fast path has no kernel for this request (" + supported() + ")");
+    m.lone = kernel_for(type, op, FastMode::Atomic, config);
+    if (!m.lone) throw Error("the fast path has no one-block kernel for this request (" + supported() + ")");
     // The one-block kernels up to the shape's threads (reduce_body on smaller blocks: below them; the shape's own
     // kernel covers its threads).
     const int largest = config.lean_one_block ? config.threads : config.threads / 2;
@@ -213,7 +221,7 @@ void FastReducer::enqueue(const void* device_input, uint64_t n, void* device_out
     const uint32_t grid = grid_for(n);
     const uint64_t vectors = n / uint64_t(m.elems_per_vector) + 1;
     const Impl::OneBlock* small = grid == 1 ? m.one_block_for(n) : nullptr;
-    const void* kernel = small ? small->kernel : m.kernel;
+    const void* kernel = small ? small->kernel : grid == 1 ? m.lone : m.kernel;
     const uint64_t threads = small ? small->threads : uint64_t(m.config.threads);
     uint64_t per_block = ((vectors + grid - 1) / grid + threads - 1) / threads * threads;
     void* args[] = {const_cast<void**>(&device_input), &n, &per_block, &partials, &scratch, &device_output};

@@ -10,8 +10,8 @@ namespace rl::cuda {
 
 // Atomic: blocks combine into one word with a float atomic (sums vary in the last bits from run to run).
 // Deterministic: blocks write partials that one block reduces in a fixed order (bit-identical on every run for the
-// same n and configuration). i32 sums are bit-identical with atomics already, so both modes run the atomic finish
-// for them.
+// same n and configuration). i32 sums give the same bits in both modes (integer addition is associative); the
+// deterministic mode's finish is the faster one at most sizes (docs/bench/).
 enum class FastMode { Atomic, Deterministic };
 
 // Who finishes the deterministic mode. LookBack: the grid's last block waits for the others' partials, each stored

@@ -304,7 +304,7 @@ TEST_CASE("fast path: a reducer that ran a larger grid ignores the partials it l
     // The finish reads the partials of the launch's grid alone; a launch on the full grid leaves 132 partials behind
     // (on the H200), so a smaller grid after it on the same reducer shows any stale one it counts. (A grid of more
     // than one block starts past one block's 8 loads per thread: 9 blocks.)
-    for (DType type : {DType::F32, DType::F64, DType::BF16}) {
+    for (DType type : {DType::F32, DType::F64, DType::BF16, DType::I32}) {
         FastReducer r(type, Op::Sum, FastMode::Deterministic);
         const size_t per_vector = type == DType::F64 ? 2 : type == DType::BF16 ? 8 : 4;
         const size_t full = size_t(1) << 22;
