@@ -60,26 +60,28 @@ template <> struct Vector<double> {
     __device__ static double widen(double x) { return x; }
 };
 
-template <class OpT> __device__ typename OpT::Value warp_reduce(typename OpT::Value v) {
+// Lane 0 gets the combination of lanes [0, kLanes).
+template <class OpT, int kLanes = 32> __device__ typename OpT::Value warp_reduce(typename OpT::Value v) {
 #pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) v = OpT::combine(v, __shfl_down_sync(0xffffffffu, v, offset));
-    return v;  // lane 0 holds the warp's value
+    for (int offset = kLanes / 2; offset > 0; offset /= 2) v = OpT::combine(v, __shfl_down_sync(0xffffffffu, v, offset));
+    return v;
 }
 
-// All kThreads threads call it; thread 0 gets the block's value. The leading barrier lets a block
-// call it twice (the last block does) without a second warp overwriting what the first still reads.
+// All kThreads threads call it, once per launch; thread 0 gets the block's value. Warp 0 combines the warps' values in
+// log2(warps) shuffle steps, not 32 lanes' 5: the steps past them only combined identities, and one block's tree is
+// the critical path of every launch's end (CUB's block reduction sums the warps' values in one thread).
 template <class OpT, int kThreads> __device__ typename OpT::Value block_reduce(typename OpT::Value v) {
     using A = typename OpT::Value;
     constexpr int kWarps = kThreads / 32;
+    static_assert(kWarps >= 1 && kWarps <= 32 && (kWarps & (kWarps - 1)) == 0, "block_reduce: 1-32 warps, a power of 2");
     __shared__ A warp_values[kWarps];
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     v = warp_reduce<OpT>(v);
-    __syncthreads();
     if (lane == 0) warp_values[warp] = v;
     __syncthreads();
     if (warp == 0) {
         v = lane < kWarps ? warp_values[lane] : OpT::identity();
-        v = warp_reduce<OpT>(v);
+        v = warp_reduce<OpT, kWarps>(v);
     }
     return v;
 }
