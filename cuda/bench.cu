@@ -182,10 +182,10 @@ Schedule harris_schedule(int kernel, uint64_t n, int sms) {
 }
 
 // The fast path and CUB write their result to `out`: a word of their own, or one the variants they are compared with
-// share. One block's launch ends when its store reaches L2, and where the word lies against the SM that block runs on
-// showed in the times: the same one-block kernel, timed as two variants with a word each, was 0.16 us (4.8%) apart in
-// every round at f64 2^11 warm (call 33, H200, 2026-12-02), and the allocations, made in the same order each round,
-// kept the gap in place.
+// share. With a word each, the same one-block kernel timed as two variants was 0.16 us (4.8%) apart in every round at
+// f64 2^11 warm (call 33, H200, 2026-12-02), the allocations being made in the same order each round; a one-block
+// launch ends when its one store has reached L2, so where that word lies is plausibly what differed. With one word
+// (call 34) none of the 110 one-block cells had its two modes more than 2% apart in every round (calls 32-33: 1, 2).
 struct OutWord {
     DeviceMemory own{8};
     void* ptr;
@@ -425,7 +425,8 @@ BenchReport run_bench(const BenchOptions& o) {
     if (info.name.find("H200") != std::string::npos) report.datasheet_gbps = 4800;
     else if (info.name.find("H100") != std::string::npos && info.name.find("SXM") != std::string::npos) report.datasheet_gbps = 3350;
     report.method =
-        "inputs k/256 with k in +-[1,64], results checked equal to the exact sum before timing; warm-up 2, then "
+        "inputs k/256 with k in +-[1,64], results checked equal to the exact sum before timing and after every timed "
+        "repetition; the fast path and CUB write one result word; warm-up 2, then "
         "CUDA events around each repetition on one stream, queued behind a kernel that holds the stream until the "
         "host has queued the repetition (median, min, max), the variants of one size taken in "
         "turn, in a new shuffled order each repetition (those over 10 ms, and the instrumented kernel, alone); warm: "
