@@ -116,7 +116,9 @@ double read_acc(const void* dptr, DType t, cudaStream_t s) {
     RL_CUDA(cudaMemcpy(&v, dptr, 4, cudaMemcpyDeviceToHost));
     return v;
 }
-void poison(void* dptr, cudaStream_t s) { RL_CUDA(cudaMemsetAsync(dptr, 0xff, 8, s)); }  // NaN in f32 and f64
+// Bytes of `pattern` over a result word: 0xff is NaN in f32 and f64 and -1 in i32 (whose checks pick another pattern
+// when -1 is the expected sum).
+void poison(void* dptr, cudaStream_t s, int pattern = 0xff) { RL_CUDA(cudaMemsetAsync(dptr, pattern, 8, s)); }
 
 // The chapter's kernels (cuda/trace_kernels.cuh) for one grid stage: 256 threads, grid-stride.
 struct ChapterVariant : Variant {
@@ -272,11 +274,11 @@ struct Timer {
         flush = std::make_unique<DeviceMemory>(flush_bytes);
         RL_CUDA(cudaMemset(flush->ptr, 0x5a, flush_bytes));
     }
-    // `poisoned`: a result word set to NaN right before the timed run (after the warm run, before the flush), so that a
-    // timed run that writes nothing shows in the check after it.
-    float once(Variant& v, bool cold, int rep, void* poisoned = nullptr) {
+    // `poisoned`: a result word set to `pattern` (poison) right before the timed run (after the warm run, before the
+    // flush), so that a timed run that writes nothing shows in the check after it.
+    float once(Variant& v, bool cold, int rep, void* poisoned = nullptr, int pattern = 0xff) {
         if (cold) {  // read (not write) the flush buffer: clean lines leave L2 without a write-back
-            if (poisoned) poison(poisoned, stream);
+            if (poisoned) poison(poisoned, stream, pattern);
             read_through<<<1024, 256, 0, stream>>>(static_cast<const uint4*>(flush->ptr), flush_bytes / 16,
                                                    static_cast<unsigned*>(flush->ptr) + rep % 4);
             RL_CUDA(cudaGetLastError());
@@ -286,7 +288,7 @@ struct Timer {
             // repetition found what another variant had left; near the L2's size that decided the cell: at 64 MiB on
             // the H200 (50 MB of L2) CUB took 20.3 us after the fast path but 22.1 after itself (call 25, 2026-12-02).
             v.enqueue(stream);
-            if (poisoned) poison(poisoned, stream);
+            if (poisoned) poison(poisoned, stream, pattern);
         }
         return held.time_ms([&](cudaStream_t s) { v.enqueue(s); });
     }
@@ -527,6 +529,7 @@ BenchReport run_bench(const BenchOptions& o) {
             float first_ms = 0;
             bool alone = false;
             bool shares_out = false;  // writes compared_out
+            int poison_pattern = 0xff;  // a result word's poison that is not the expected result
             std::vector<float> ms;
         };
         std::vector<Member> group;
@@ -564,7 +567,8 @@ BenchReport run_bench(const BenchOptions& o) {
                      : c.op == Op::Min ? ex.min_k.at(c.n) / 256.0
                      : c.type == DType::I32 ? double(ex.sum_k.at(c.n))
                                        : double(ex.sum_k.at(c.n)) / 256.0;
-            poison(compared_out.ptr, timer.stream);
+            m.poison_pattern = c.type == DType::I32 && m.want == -1.0 ? 0x7f : 0xff;
+            poison(compared_out.ptr, timer.stream, m.poison_pattern);
             m.v->enqueue(timer.stream);
             if (const double got = m.v->result(timer.stream); !(got == m.want)) {
                 char line[256];
@@ -605,7 +609,8 @@ BenchReport run_bench(const BenchOptions& o) {
         auto time_once = [&](size_t k, int r) {
             Member& m = group[k];
             nvtxRangePushA(m.label.c_str());
-            m.ms.push_back(timer.once(*m.v, m.cell->cache == "cold", r + 2, m.shares_out ? compared_out.ptr : nullptr));
+            m.ms.push_back(timer.once(*m.v, m.cell->cache == "cold", r + 2, m.shares_out ? compared_out.ptr : nullptr,
+                                      m.poison_pattern));
             nvtxRangePop();
             const double after = m.v->result(timer.stream);
             Taken& t = taken[m.index];

@@ -137,8 +137,8 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     Impl& m = *impl_;
     if (config.threads == 0) config = default_fast_config(type, op);
     // (i32 sums give the same bits in both modes, integer addition being associative; their deterministic mode still
-    // runs the look-back finish, which took 0.27-0.32 us less than the atomic ticket at f32 2^20 and 2^24 warm in
-    // the tune rows of 2026-12-02 07:10 UTC (H200). Until then it ran the atomic kernel: two reducers timed in turns, 3.3% apart at 2^18.)
+    // runs the look-back finish, faster than the atomic ticket: i32 2^18 warm 4.67 against 4.93 us in tune call 33
+    // (H200, 2026-12-02). Until call 29 it ran the atomic kernel, and the matrix timed one kernel as two reducers.)
     if (config.one_block_threads == 0) config.one_block_threads = config.threads;
     if (config.one_block_threads < 32 || config.one_block_threads > config.threads)
         throw Error("the fast path's one-block threads must be from 32 to the block's " +
@@ -147,7 +147,7 @@ FastReducer::FastReducer(DType type, Op op, FastMode mode, FastConfig config) : 
     m.kernel = kernel_for(type, op, mode, config);
     if (!m.kernel) throw Error("the fast path has no kernel for this request (" + supported() + ")");
     m.lone = kernel_for(type, op, FastMode::Atomic, config);
-    if (!m.lone) throw Error("the fast path has no one-block kernel for this request (" + supported() + ")");
+    if (!m.lone) throw Error("the fast path has no atomic-mode kernel for this shape (" + supported() + ")");
     // The one-block kernels up to the shape's threads (reduce_body on smaller blocks: below them; the shape's own
     // kernel covers its threads).
     const int largest = config.lean_one_block ? config.threads : config.threads / 2;

@@ -206,7 +206,7 @@ TEST_CASE("fast path: launches back to back on one reducer each finish over thei
     // launch left set would let the finish read that launch's partial instead of waiting for this one's, and a word or
     // ticket the atomic finish left unreset would add the last launch's sum or pick the wrong last block.
     for (FastMode mode : {FastMode::Deterministic, FastMode::Atomic}) {
-        for (DType type : {DType::F32, DType::F64}) {
+        for (DType type : {DType::F32, DType::F64, DType::I32}) {
             CAPTURE(int(mode));
             CAPTURE(to_string(type));
             const size_t n = 3000017, esize = type == DType::F64 ? 8 : 4;
@@ -216,9 +216,11 @@ TEST_CASE("fast path: launches back to back on one reducer each finish over thei
             for (int v = 0; v < 2; ++v) {
                 bytes[v].resize(n * esize);
                 for (size_t i = 0; i < n; ++i) {
-                    const double x = double(v == 1 && i < 4096 ? 0 : exact_k(i)) / 256.0;
+                    const int32_t k = v == 1 && i < 4096 ? 0 : exact_k(i);  // i32 stores k itself (as run_exact does)
+                    const double x = double(k) / 256.0;
                     const float f = float(x);
-                    std::memcpy(bytes[v].data() + i * esize, type == DType::F64 ? (const void*)&x : (const void*)&f, esize);
+                    const void* src = type == DType::F64 ? (const void*)&x : type == DType::I32 ? (const void*)&k : (const void*)&f;
+                    std::memcpy(bytes[v].data() + i * esize, src, esize);
                 }
             }
             Buffer in0(n * esize), in1(n * esize);
