@@ -95,6 +95,9 @@ struct Variant {
     virtual ~Variant() = default;
     virtual void enqueue(cudaStream_t s) = 0;
     virtual double result(cudaStream_t s) = 0;  // synchronises
+    // The word a launch writes its result to when nothing else writes it first (the fast path, CUB), so that a check
+    // can poison it; the chapter's variants reset their own output inside each launch.
+    virtual void* result_word() { return nullptr; }
 };
 
 size_t elem_bytes(DType t) { return t == DType::F64 ? 8 : t == DType::BF16 ? 2 : 4; }  // f32, i32: 4
@@ -205,6 +208,7 @@ struct FastVariant : Variant {
         : reducer(t, op, mode, config), in(input), n(count), type(t), out(shared_out) {}
     void enqueue(cudaStream_t s) override { reducer.enqueue(in, n, out.ptr, s); }
     double result(cudaStream_t s) override { return read_acc(out.ptr, type, s); }
+    void* result_word() override { return out.ptr; }
 };
 
 struct Bf16ToFloat {
@@ -250,6 +254,7 @@ struct CubVariant : Variant {
     }
     void enqueue(cudaStream_t s) override { run(temp->ptr, s); }
     double result(cudaStream_t s) override { return read_acc(out.ptr, type, s); }
+    void* result_word() override { return out.ptr; }
 };
 
 // ---- 3. timing
@@ -274,11 +279,12 @@ struct Timer {
         flush = std::make_unique<DeviceMemory>(flush_bytes);
         RL_CUDA(cudaMemset(flush->ptr, 0x5a, flush_bytes));
     }
-    // `poisoned`: a result word set to `pattern` (poison) right before the timed run (after the warm run, before the
-    // flush), so that a timed run that writes nothing shows in the check after it.
-    float once(Variant& v, bool cold, int rep, void* poisoned = nullptr, int pattern = 0xff) {
+    // `poison_pattern` >= 0: the variant's result word (if it has one) is set to it right before the timed run (after
+    // the warm run, before the flush), so that a timed run that writes nothing shows in the check after it.
+    float once(Variant& v, bool cold, int rep, int poison_pattern = -1) {
+        void* poisoned = poison_pattern >= 0 ? v.result_word() : nullptr;
         if (cold) {  // read (not write) the flush buffer: clean lines leave L2 without a write-back
-            if (poisoned) poison(poisoned, stream, pattern);
+            if (poisoned) poison(poisoned, stream, poison_pattern);
             read_through<<<1024, 256, 0, stream>>>(static_cast<const uint4*>(flush->ptr), flush_bytes / 16,
                                                    static_cast<unsigned*>(flush->ptr) + rep % 4);
             RL_CUDA(cudaGetLastError());
@@ -288,7 +294,7 @@ struct Timer {
             // repetition found what another variant had left; near the L2's size that decided the cell: at 64 MiB on
             // the H200 (50 MB of L2) CUB took 20.3 us after the fast path but 22.1 after itself (call 25, 2026-12-02).
             v.enqueue(stream);
-            if (poisoned) poison(poisoned, stream, pattern);
+            if (poisoned) poison(poisoned, stream, poison_pattern);
         }
         return held.time_ms([&](cudaStream_t s) { v.enqueue(s); });
     }
@@ -528,7 +534,6 @@ BenchReport run_bench(const BenchOptions& o) {
             int reps = 0;
             float first_ms = 0;
             bool alone = false;
-            bool shares_out = false;  // writes compared_out
             int poison_pattern = 0xff;  // a result word's poison that is not the expected result
             std::vector<float> ms;
         };
@@ -568,7 +573,7 @@ BenchReport run_bench(const BenchOptions& o) {
                      : c.type == DType::I32 ? double(ex.sum_k.at(c.n))
                                        : double(ex.sum_k.at(c.n)) / 256.0;
             m.poison_pattern = c.type == DType::I32 && m.want == -1.0 ? 0x7f : 0xff;
-            poison(compared_out.ptr, timer.stream, m.poison_pattern);
+            if (void* word = m.v->result_word()) poison(word, timer.stream, m.poison_pattern);
             m.v->enqueue(timer.stream);
             if (const double got = m.v->result(timer.stream); !(got == m.want)) {
                 char line[256];
@@ -581,7 +586,6 @@ BenchReport run_bench(const BenchOptions& o) {
                 first_group = false;
             }
             // Warm-up, and the repetitions this variant gets within the time cap.
-            m.shares_out = c.variant == "fast" || c.variant == "fast-deterministic" || c.variant == "cub";
             float first = 0;
             for (int w = 0; w < 2; ++w) first = timer.once(*m.v, c.cache == "cold", w);
             m.first_ms = first;
@@ -609,8 +613,7 @@ BenchReport run_bench(const BenchOptions& o) {
         auto time_once = [&](size_t k, int r) {
             Member& m = group[k];
             nvtxRangePushA(m.label.c_str());
-            m.ms.push_back(timer.once(*m.v, m.cell->cache == "cold", r + 2, m.shares_out ? compared_out.ptr : nullptr,
-                                      m.poison_pattern));
+            m.ms.push_back(timer.once(*m.v, m.cell->cache == "cold", r + 2, m.poison_pattern));
             nvtxRangePop();
             const double after = m.v->result(timer.stream);
             Taken& t = taken[m.index];

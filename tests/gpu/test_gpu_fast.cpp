@@ -85,29 +85,31 @@ int exact_k(uint64_t i) {
     return (z >> 32) & 1 ? k : -k;
 }
 
+// Exact input k stored as `type` at dst: k / 256 (i32: k itself).
+void store_exact(DType type, int k, unsigned char* dst) {
+    const float x = float(k) / 256.0f;
+    if (type == DType::F64) {
+        const double d = x;
+        std::memcpy(dst, &d, 8);
+    } else if (type == DType::F32) {
+        std::memcpy(dst, &x, 4);
+    } else if (type == DType::I32) {
+        const int32_t v = k;
+        std::memcpy(dst, &v, 4);
+    } else {
+        const uint16_t h = float_to_bf16(x);  // exact: k/256 has at most 7 significant bits
+        std::memcpy(dst, &h, 2);
+    }
+}
+
 // The fast path over elements [0, n) of the exact inputs stored as `type` from `offset` elements into the
 // buffer, with elements [zero_from, zero_to) replaced by 0 (a control); the result's bits, widened to 8 bytes.
 uint64_t run_exact(DType type, Op op, FastMode mode, size_t n, size_t offset, size_t zero_from = 0, size_t zero_to = 0,
                    FastConfig config = {}, FastReducer* reuse = nullptr) {
     const size_t esize = type == DType::F64 ? 8 : type == DType::BF16 ? 2 : 4;
     std::vector<unsigned char> bytes((n + offset) * esize, 0);
-    for (size_t i = 0; i < n; ++i) {
-        unsigned char* dst = bytes.data() + (i + offset) * esize;
-        const int k = i >= zero_from && i < zero_to ? 0 : exact_k(i);
-        const float x = float(k) / 256.0f;
-        if (type == DType::F64) {
-            const double d = x;
-            std::memcpy(dst, &d, 8);
-        } else if (type == DType::F32) {
-            std::memcpy(dst, &x, 4);
-        } else if (type == DType::I32) {
-            const int32_t v = k;
-            std::memcpy(dst, &v, 4);
-        } else {
-            const uint16_t h = float_to_bf16(x);  // exact: k/256 has at most 7 significant bits
-            std::memcpy(dst, &h, 2);
-        }
-    }
+    for (size_t i = 0; i < n; ++i)
+        store_exact(type, i >= zero_from && i < zero_to ? 0 : exact_k(i), bytes.data() + (i + offset) * esize);
     Buffer in(bytes.size() + 16), out(8);
     REQUIRE(cudaMemcpy(in.p, bytes.data(), bytes.size(), cudaMemcpyHostToDevice) == cudaSuccess);
     REQUIRE(cudaMemset(out.p, 0, 8) == cudaSuccess);
@@ -215,13 +217,7 @@ TEST_CASE("fast path: launches back to back on one reducer each finish over thei
             std::vector<unsigned char> bytes[2];
             for (int v = 0; v < 2; ++v) {
                 bytes[v].resize(n * esize);
-                for (size_t i = 0; i < n; ++i) {
-                    const int32_t k = v == 1 && i < 4096 ? 0 : exact_k(i);  // i32 stores k itself (as run_exact does)
-                    const double x = double(k) / 256.0;
-                    const float f = float(x);
-                    const void* src = type == DType::F64 ? (const void*)&x : type == DType::I32 ? (const void*)&k : (const void*)&f;
-                    std::memcpy(bytes[v].data() + i * esize, src, esize);
-                }
+                for (size_t i = 0; i < n; ++i) store_exact(type, v == 1 && i < 4096 ? 0 : exact_k(i), bytes[v].data() + i * esize);
             }
             Buffer in0(n * esize), in1(n * esize);
             const int launches = 200;
