@@ -17,6 +17,7 @@
 #include "corpus.h"
 #include "stripped_trace.h"
 #include "support/gpu_compare.h"
+#include "support/hazard_places.h"
 
 using namespace rl;
 
@@ -69,6 +70,14 @@ std::string bug_of(const Schedule& s) {  // the one injected bug's name, or ""
 bool allow_cpu() {
     const char* v = std::getenv("RLAB_GPU_CORPUS_ALLOW_CPU");
     return v && std::string(v) == "1";
+}
+
+// The emulator's trace of a recorded trace's schedule and input, its atomics and tickets in the GPU's order.
+Trace replayed(const Trace& gpu) {
+    EmulatorOptions opt;
+    opt.atomic_positions = atomic_positions_of(gpu);
+    opt.tickets = tickets_of(gpu);
+    return emulate(gpu.schedule, make_input(gpu.schedule), opt);
 }
 
 // The recorder's manifest: "key: value" header lines, then "NAME ok EVENTS" / "NAME failed CODE: why".
@@ -163,6 +172,15 @@ TEST_CASE("GPU corpus: the checker finds by rule what each bug must show, and no
         INFO("bug: " << (bug.empty() ? "none" : bug) << "; found: " << found_text);
         for (const std::string& k : want.must) CHECK_MESSAGE(found.count(k) == 1, "missing " << k);
         for (const std::string& k : found) CHECK_MESSAGE((want.must.count(k) + want.may.count(k)) == 1, "unexpected " << k);
+        // Where: a hazard the rules fix (a kind the bug must show) is at the places the checker names on the
+        // emulator's trace of the same schedule, whatever values the hardware's timing gave; hazards of the
+        // kinds a bug only may show depend on that timing, so only their kind is fixed above.
+        const Trace emu = replayed(recorded);
+        for (const std::string& k : want.must) {
+            HazardKind kind{};
+            REQUIRE(parse_hazard_kind(k, kind));
+            CHECK(test::hazard_places(t, check_trace(t), kind) == test::hazard_places(emu, kind));
+        }
         ++checked;
     }
     CHECK(checked == testing::corpus_traces().size());
