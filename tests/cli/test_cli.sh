@@ -27,6 +27,11 @@ expect 1 "check finds the missing barrier" -- "$RLAB" check --backend cpu --n 25
 contains out "shared-memory-race" "check names the hazard"
 contains out "rule:" "check states the rule"
 expect 1 "check finds the order violation" -- "$RLAB" check --backend cpu --n 64 --block 32 --op witness --warp shfl-down
+# Two blocks of one warp; shfl_down's first offset is 16, so lanes 0-15 merge [l] with [l+16] at the first shuffle step.
+contains out "^2 hazard(s):" "order violation: one per block"
+contains out "\[order-violation\] block 0 warp 0 lanes 0x0000ffff (event [0-9]*, step 1): merge of \[0..0\] with \[16..16\]" "order violation in block 0"
+contains out "\[order-violation\] block 1 warp 0 lanes 0x0000ffff (event [0-9]*, step 1): merge of \[32..32\] with \[48..48\]" "order violation in block 1"
+contains out "^verdict   order violated" "order violation verdict"
 
 # check --trace: a saved trace checked by the rules alone. Each bug's trace is saved, its hazards, hazard
 # flags and bug names stripped in the file; the check must find the same hazards the lab showed.
@@ -41,6 +46,109 @@ if sys.argv[3]:
 for e in d["events"]:
     e["flags"] = [f for f in e["flags"] if f != "hazard"]
 json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+# The hazards each bug's schedule must show, derived by hand from its kernel (`rlab kernel ... --bug NAME`): bug, kind,
+# step, block, warp, lanes, and the kind of the event the hazard is on.
+#  full-mask-partial-warp, unbounded-source (40 threads: warp 1 has lanes 0-7): shfl_down's offsets 16..1 read lanes
+#    8-23, never launched, at steps 1-5; the block stage's warp 0 runs lanes 0-1 (two warps) at steps 9-13 and reads
+#    lanes 2-17, which exist but skip the call; only the full mask also names lanes 2-31.
+#  uninit-tail, wrong-identity (30 elements, 32 threads): lanes 30-31 have no element, step 0.
+#  missing-barrier (2 blocks of 4 warps): lanes 1-3 of warp 0 read the other warps' partials at step 7, unordered.
+#  divergent-barrier (the barrier inside `if (lane == 0)`): warp 0's lane 0 arrives alone at step 7, lanes 1-3 then
+#    read the partials at step 8, and lane 0 of warps 1-3 arrive at step 12 without warp 0.
+#  grid-stride-order (128 threads): thread t's first merge is [t] with [t+128], in every warp of both blocks, step 1.
+#  descending-order (2 items each, one warp): lanes 0-15 merge [2l..2l+1] with [2l+32..2l+33] at the first shuffle.
+#  atomic-per-element: one contention note at the head of the chain, the first element's atomic.
+#  volatile-unroll (smem-strided, one warp a block): level 1's thread 2k reads slot 4k, which thread k writes at level
+#    2 (k = 1..7); then level j's 2^(5-j) readers read slots another lane wrote at level j-1, steps 3-6.
+#  divergent-shuffle (40 elements, 64 threads): warp 1's lanes 8-31 exist and skip the shuffles, steps 1-5.
+#  missing-threadfence (4 blocks): every block's ticket at step 11 comes without a fence; the last block's thread 2
+#    reads block 2's partial stale at step 12.
+cat >"$tmp/expected-hazards" <<'EOF'
+full-mask-partial-warp read-from-non-participating-lane 1 0 1 0x000000ff shuffle
+full-mask-partial-warp read-from-non-participating-lane 2 0 1 0x000000ff shuffle
+full-mask-partial-warp read-from-non-participating-lane 3 0 1 0x000000f0 shuffle
+full-mask-partial-warp read-from-non-participating-lane 4 0 1 0x000000c0 shuffle
+full-mask-partial-warp read-from-non-participating-lane 5 0 1 0x00000080 shuffle
+full-mask-partial-warp mask-names-inactive-lanes 9 0 0 0xfffffffc shuffle
+full-mask-partial-warp read-from-non-participating-lane 9 0 0 0x00000003 shuffle
+full-mask-partial-warp mask-names-inactive-lanes 10 0 0 0xfffffffc shuffle
+full-mask-partial-warp read-from-non-participating-lane 10 0 0 0x00000003 shuffle
+full-mask-partial-warp mask-names-inactive-lanes 11 0 0 0xfffffffc shuffle
+full-mask-partial-warp read-from-non-participating-lane 11 0 0 0x00000003 shuffle
+full-mask-partial-warp mask-names-inactive-lanes 12 0 0 0xfffffffc shuffle
+full-mask-partial-warp read-from-non-participating-lane 12 0 0 0x00000003 shuffle
+full-mask-partial-warp mask-names-inactive-lanes 13 0 0 0xfffffffc shuffle
+full-mask-partial-warp read-from-non-participating-lane 13 0 0 0x00000002 shuffle
+unbounded-source read-from-non-participating-lane 1 0 1 0x000000ff shuffle
+unbounded-source read-from-non-participating-lane 2 0 1 0x000000ff shuffle
+unbounded-source read-from-non-participating-lane 3 0 1 0x000000f0 shuffle
+unbounded-source read-from-non-participating-lane 4 0 1 0x000000c0 shuffle
+unbounded-source read-from-non-participating-lane 5 0 1 0x00000080 shuffle
+unbounded-source read-from-non-participating-lane 9 0 0 0x00000003 shuffle
+unbounded-source read-from-non-participating-lane 10 0 0 0x00000003 shuffle
+unbounded-source read-from-non-participating-lane 11 0 0 0x00000003 shuffle
+unbounded-source read-from-non-participating-lane 12 0 0 0x00000003 shuffle
+unbounded-source read-from-non-participating-lane 13 0 0 0x00000002 shuffle
+uninit-tail uninitialised-tail 0 0 0 0xc0000000 identity-fill
+wrong-identity wrong-identity 0 0 0 0xc0000000 identity-fill
+missing-barrier shared-memory-race 7 0 0 0x0000000e shared-load
+missing-barrier shared-memory-race 7 1 0 0x0000000e shared-load
+divergent-barrier divergent-barrier 7 0 0 0x00000001 barrier
+divergent-barrier shared-memory-race 8 0 0 0x0000000e shared-load
+divergent-barrier divergent-barrier 12 0 1 0x00000001 barrier
+divergent-barrier divergent-barrier 12 0 2 0x00000001 barrier
+divergent-barrier divergent-barrier 12 0 3 0x00000001 barrier
+divergent-barrier divergent-barrier 7 1 0 0x00000001 barrier
+divergent-barrier shared-memory-race 8 1 0 0x0000000e shared-load
+divergent-barrier divergent-barrier 12 1 1 0x00000001 barrier
+divergent-barrier divergent-barrier 12 1 2 0x00000001 barrier
+divergent-barrier divergent-barrier 12 1 3 0x00000001 barrier
+grid-stride-order order-violation 1 0 0 0xffffffff combine
+grid-stride-order order-violation 1 0 1 0xffffffff combine
+grid-stride-order order-violation 1 1 0 0xffffffff combine
+grid-stride-order order-violation 1 1 1 0xffffffff combine
+descending-order order-violation 2 0 0 0x0000ffff combine
+atomic-per-element atomic-contention 0 0 0 0x00000001 atomic
+volatile-unroll implicit-warp-sync 2 0 0 0x00005554 shared-load
+volatile-unroll implicit-warp-sync 3 0 0 0x000000ff shared-load
+volatile-unroll implicit-warp-sync 4 0 0 0x0000000f shared-load
+volatile-unroll implicit-warp-sync 5 0 0 0x00000003 shared-load
+volatile-unroll implicit-warp-sync 6 0 0 0x00000001 shared-load
+volatile-unroll implicit-warp-sync 2 1 0 0x00005554 shared-load
+volatile-unroll implicit-warp-sync 3 1 0 0x000000ff shared-load
+volatile-unroll implicit-warp-sync 4 1 0 0x0000000f shared-load
+volatile-unroll implicit-warp-sync 5 1 0 0x00000003 shared-load
+volatile-unroll implicit-warp-sync 6 1 0 0x00000001 shared-load
+divergent-shuffle mask-names-inactive-lanes 1 0 1 0xffffff00 shuffle
+divergent-shuffle read-from-non-participating-lane 1 0 1 0x000000ff shuffle
+divergent-shuffle mask-names-inactive-lanes 2 0 1 0xffffff00 shuffle
+divergent-shuffle read-from-non-participating-lane 2 0 1 0x000000ff shuffle
+divergent-shuffle mask-names-inactive-lanes 3 0 1 0xffffff00 shuffle
+divergent-shuffle read-from-non-participating-lane 3 0 1 0x000000f0 shuffle
+divergent-shuffle mask-names-inactive-lanes 4 0 1 0xffffff00 shuffle
+divergent-shuffle read-from-non-participating-lane 4 0 1 0x000000c0 shuffle
+divergent-shuffle mask-names-inactive-lanes 5 0 1 0xffffff00 shuffle
+divergent-shuffle read-from-non-participating-lane 5 0 1 0x00000080 shuffle
+missing-threadfence missing-threadfence 11 0 0 0x00000001 ticket
+missing-threadfence missing-threadfence 11 1 0 0x00000001 ticket
+missing-threadfence missing-threadfence 11 2 0 0x00000001 ticket
+missing-threadfence missing-threadfence 11 3 0 0x00000001 ticket
+missing-threadfence stale-partial-read 12 3 0 0x00000004 partial-load
+EOF
+expected_hazards() {  # expected_hazards TRACE CHECKED BUG: the checked hazards' places equal the hand-written list
+    python3 - "$1" "$2" "$3" "$tmp/expected-hazards" <<'PY' || { echo "FAIL: $3: check --trace's hazards are not the expected ones"; fails=$((fails + 1)); }
+import json, sys
+events = json.load(open(sys.argv[1]))["events"]
+got = sorted((h["kind"], events[h["event"]]["step"], h["block"], h["warp"], h["lanes"], events[h["event"]]["kind"])
+             for h in json.load(open(sys.argv[2]))["hazards"])
+want = sorted((k, int(s), int(b), int(w), lanes, ek) for bug, k, s, b, w, lanes, ek in
+              (line.split() for line in open(sys.argv[4])) if bug == sys.argv[3])
+if not want or got != want:
+    print("  expected:", *want, sep="\n    ")
+    print("  found:", *got, sep="\n    ")
+    sys.exit(1)
 PY
 }
 same_hazards() {  # same_hazards ORIGINAL CHECKED DESCRIPTION: kind, event and lanes of each hazard agree
@@ -61,6 +169,7 @@ for bug in "full-mask-partial-warp --n 40 --block 40" "unbounded-source --n 40 -
     expect 1 "check --trace finds $name's hazards" -- "$RLAB" check --trace "$tmp/$name-stripped.json" --format json
     cp "$tmp/out" "$tmp/$name-checked.json"
     same_hazards "$tmp/$name.json" "$tmp/$name-checked.json" "$name"
+    expected_hazards "$tmp/$name.json" "$tmp/$name-checked.json" "$name"
 done
 expect 1 "check --trace in text" -- "$RLAB" check --trace "$tmp/divergent-shuffle-stripped.json"
 contains out "exist but do not execute" "check --trace words the skipped lanes"
@@ -75,6 +184,8 @@ printf '{"version": 1, "schedule": ' >"$tmp/trunc-early.json"
 expect 2 "check --trace of truncated JSON" -- "$RLAB" check --trace "$tmp/trunc-early.json"
 one_line_error "check --trace of truncated JSON"
 expect 2 "check bad format" -- "$RLAB" check --format xml
+one_line_error "check bad format"
+contains err "--format xml: expected text or json" "check format error names the value and the choices"
 
 expect 2 "block out of range" -- "$RLAB" trace --block 2000
 one_line_error "block out of range"
@@ -84,12 +195,22 @@ contains err "shfl-down|shfl-down-asc" "error lists what is allowed"
 expect 2 "bad VALUES" -- "$RLAB" trace --input 1,2,x
 one_line_error "bad VALUES"
 expect 2 "n does not match VALUES" -- "$RLAB" trace --n 5 --input 1,2,3
+one_line_error "n does not match VALUES"
+contains err "--n 5 does not match the 3 values given with --input" "n mismatch names both counts"
 expect 2 "unknown flag" -- "$RLAB" trace --frobnicate
+one_line_error "unknown flag"
+contains err "not expected: --frobnicate" "unknown flag is named"
 expect 2 "unknown backend" -- "$RLAB" trace --backend tpu
+one_line_error "unknown backend"
+contains err "--backend tpu: expected auto, cpu or cuda" "backend error names the value and the choices"
 expect 2 "bad format" -- "$RLAB" trace --format xml
+one_line_error "bad format"
+contains err "--format xml: expected text, json or chrome" "trace format error names the value and the choices"
 expect 2 "bug that cannot apply" -- "$RLAB" check --bug missing-barrier --block 32
 contains err "more than one warp" "bug refusal says why"
 expect 2 "missing file" -- "$RLAB" import "$tmp/none.json"
+one_line_error "missing file"
+contains err "none.json: cannot open the trace" "missing file is named"
 echo '{"version": 99}' >"$tmp/v.json"
 expect 2 "unknown version" -- "$RLAB" import "$tmp/v.json"
 contains err "unknown version 99" "version error"
@@ -99,6 +220,8 @@ one_line_error "truncated JSON"
 expect 2 "trace too large is refused up front" -- "$RLAB" trace --n 4294967295 --block 1024 --items 4
 contains err "GB" "size estimate in the refusal"
 expect 2 "unwritable output" -- "$RLAB" trace -o /nonexistent/dir/t.json
+one_line_error "unwritable output"
+contains err "/nonexistent/dir/t.json: cannot create" "unwritable output is named"
 expect 2 "too many block partials per finishing thread" -- "$RLAB" depth --n 300000 --block 1
 contains err "finishing stage" "finisher refusal says why"
 expect 0 "help" -- "$RLAB" trace --help
@@ -115,7 +238,32 @@ expect 0 "numerics json" -- "$RLAB" numerics --backend cpu --n 500 --block 64 --
 python3 -c "import json; d=json.load(open('$tmp/out')); r=d['rows']; assert all(x['within_bound'] for x in r) and any(x['chosen'] for x in r)" \
     || { echo "FAIL: numerics json is not JSON with rows inside their bounds"; fails=$((fails + 1)); }
 expect 0 "accum in a trace" -- "$RLAB" trace --backend cpu --n 64 --block 8 --items 8 --accum pairwise --format json -o "$tmp/p.json"
+# 1..64, eight per thread, summed pairwise: thread 0 forms 1+2, 3+4, (3)+(7), 5+6, 7+8, (11)+(15), (10)+(26) (a plain
+# loop gives 3, 6, 10, ...); depth 3 per thread and 3 over the warp's 8 lanes; 64 loads, 63 combines, 24 shuffles,
+# one final store; the sum 2080, exact.
+python3 - "$tmp/p.json" <<'PY' || { echo "FAIL: accum pairwise: the trace is not the hand-computed one"; fails=$((fails + 1)); }
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["events"]
+r, a = d["result"], d["analysis"]
+t0 = [e["value"] for e in ev if e["kind"] == "combine" and (e["block"], e["warp"], e["lane"]) == (0, 0, 0)][:7]
+kinds = collections.Counter(e["kind"] for e in ev)
+checks = {
+    "accum": d["schedule"]["accum"] == "pairwise",
+    "result": r["value"] == 2080.0 and r["reference"] == 2080.0 and r["verdict"] == "exact",
+    "thread 0's combines": t0 == [3.0, 7.0, 10.0, 11.0, 15.0, 26.0, 36.0],
+    "kinds": kinds == {"load": 64, "combine": 63, "shuffle": 24, "final-store": 1},
+    "analysis": (a["work"], a["span"], a["span_by_scope"]["thread"], a["span_by_scope"]["warp"]) == (63, 6, 3, 3),
+}
+bad = [k for k, ok in checks.items() if not ok]
+if bad:
+    print("  wrong:", ", ".join(bad), t0, dict(kinds), a)
+    sys.exit(1)
+PY
 expect 0 "accum trace reads back" -- "$RLAB" import "$tmp/p.json"
+contains out "valid trace, version 1, 152 events, 0 hazard(s)" "accum trace: import counts the events"
+contains out "accum=pairwise" "accum trace: import names the accumulation"
+contains out "^result    2080$" "accum trace: import prints the sum"
 expect 2 "numerics refuses max" -- "$RLAB" numerics --op max
 one_line_error "numerics refuses max"
 contains err "use --op sum" "numerics refusal says what is allowed"
@@ -124,7 +272,11 @@ one_line_error "accum with i32"
 expect 2 "unknown accum" -- "$RLAB" numerics --accum quad
 contains err "plain|f64|kahan|pairwise" "accum error lists what is allowed"
 expect 2 "numerics zero runs" -- "$RLAB" numerics --runs 0
+one_line_error "numerics zero runs"
+contains err "--runs 0: expected 1 to 100000" "numerics runs error names the value and the range"
 expect 2 "numerics bad format" -- "$RLAB" numerics --format xml
+one_line_error "numerics bad format"
+contains err "--format xml: expected text or json" "numerics format error names the value and the choices"
 expect 0 "numerics help" -- "$RLAB" numerics --help
 contains out "--runs" "numerics help lists --runs"
 
