@@ -10,6 +10,7 @@
 #include "core/emulator.h"
 #include "core/input.h"
 #include "cuda/host_api.h"
+#include "../support/hazard_places.h"
 #include "../support/helpers.h"
 
 using namespace rl;
@@ -79,7 +80,10 @@ TEST_CASE("gpu bugs: a wrong identity gives the wrong answer on the hardware too
     s.input.kind = InputKind::Values;
     for (int i = 0; i < 30; ++i) s.input.values.push_back(-1.0 - i);
     Trace gpu = on_gpu(s);
-    CHECK(count(gpu, HazardKind::WrongIdentity) > 0);
+    // threads 30 and 31 have no element and start from 0 (the identity fill at step 0 of block 0's warp 0);
+    // nothing else breaks a rule, and the emulator's trace of the same deterministic run says the same
+    CHECK(test::hazard_places(gpu) == "wrong-identity on identity-fill at step 0, block 0 warp 0 lanes 0xc0000000\n");
+    CHECK(test::hazard_places(gpu) == test::hazard_places(emulate(s)));
     CHECK(unpack_value<float>(gpu.result_value) == 0.0f);  // the tail's 0 beats every negative value
     CHECK(analyze(gpu).verdict == Verdict::Wrong);
 }
@@ -93,11 +97,24 @@ TEST_CASE("gpu bugs: order bugs break the order witness on the hardware, determi
     descending.op = Op::Witness;
     descending.warp = WarpStage::ShflDownAsc;
     descending.items = 2;
+    // Where the witness first breaks: with grid-stride assignment every thread's first merge (step 1) joins
+    // elements a grid apart (i and i + 128), in both blocks and both warps; in descending order the first
+    // shuffle (offset 16, step 2) merges lane i's two elements with lane i + 16's, 32 elements further on, at
+    // lanes 0-15. Both runs are deterministic (two-pass, no atomics), so the emulator's trace of the same
+    // schedule names the same places.
+    const std::string grid_stride_places =
+        "order-violation on combine at step 1, block 0 warp 0 lanes 0xffffffff\n"
+        "order-violation on combine at step 1, block 0 warp 1 lanes 0xffffffff\n"
+        "order-violation on combine at step 1, block 1 warp 0 lanes 0xffffffff\n"
+        "order-violation on combine at step 1, block 1 warp 1 lanes 0xffffffff\n";
+    const std::string descending_places = "order-violation on combine at step 2, block 0 warp 0 lanes 0x0000ffff\n";
     for (const Schedule& s : {grid_stride, descending}) {
         CAPTURE(describe(s));
+        const std::string emulated = test::hazard_places(emulate(s));
+        CHECK(emulated == (s.bugs == uint16_t(Bug::GridStrideOrder) ? grid_stride_places : descending_places));
         for (int run = 0; run < 3; ++run) {
             Trace gpu = on_gpu(s);
-            CHECK(count(gpu, HazardKind::OrderViolation) > 0);
+            CHECK(test::hazard_places(gpu) == emulated);
             CHECK(analyze(gpu).verdict == Verdict::OrderViolated);
         }
         Schedule fixed = s;
@@ -120,16 +137,29 @@ TEST_CASE("gpu bugs: the missing barrier races on the hardware and the amplifier
         Schedule s = with(256, 128, Bug::MissingBarrier);
         s.block_stage = bs;
         CAPTURE(describe(s));
+        // Where the race is, by the rules: warp 0 reads what other warps stored with no barrier between. Each
+        // block's warp 0 reads the four warp partials, lanes 1-3 those of warps 1-3 (lane 0 its own); the tree's
+        // first level (stride 2) has lanes 0 and 1 read slots 0-3, all but slot 0 stored by other warps. Fixed by
+        // the program, not by the timing, so every run (and the emulator's trace) names the same places,
+        // whatever value a load saw.
+        const std::string race_places = bs == BlockStage::WarpPartials
+            ? "shared-memory-race on shared-load at step 7, block 0 warp 0 lanes 0x0000000e\n"
+              "shared-memory-race on shared-load at step 7, block 1 warp 0 lanes 0x0000000e\n"
+            : "shared-memory-race on shared-load at step 7, block 0 warp 0 lanes 0x00000003\n"
+              "shared-memory-race on shared-load at step 7, block 1 warp 0 lanes 0x00000003\n";
+        CHECK(test::hazard_places(emulate(s), HazardKind::SharedMemoryRace) == race_places);
         int wrong_plain = 0, wrong_amplified = 0;
         const int runs = 20;
         for (int r = 0; r < runs; ++r) {
             // The rule is broken on every run (the hazard is attached); whether the value is wrong
             // depends on the hardware's timing, so the GPU's result is judged by value.
             Trace plain = on_gpu(s);
-            CHECK(count(plain, HazardKind::SharedMemoryRace) > 0);
+            CHECK(test::hazard_places(plain, HazardKind::SharedMemoryRace) == race_places);
             const Verdict v = by_value(plain);
             wrong_plain += v != Verdict::Exact && v != Verdict::WithinBound;
-            const Verdict va = by_value(on_gpu(s, 2000));
+            const Trace amplified = on_gpu(s, 2000);
+            CHECK(test::hazard_places(amplified, HazardKind::SharedMemoryRace) == race_places);
+            const Verdict va = by_value(amplified);
             wrong_amplified += va != Verdict::Exact && va != Verdict::WithinBound;
         }
         MESSAGE(describe(s) << ": wrong results " << wrong_plain << "/" << runs << " plain, " << wrong_amplified << "/"
@@ -153,7 +183,21 @@ TEST_CASE("gpu bugs: the volatile unroll is reported as an implicit-warp-sync ha
     s.warp = WarpStage::SmemSequential;
     s.input.kind = InputKind::Iota;
     Trace gpu = on_gpu(s);
-    CHECK(count(gpu, HazardKind::ImplicitWarpSync) > 0);
+    // The levels of offset 8, 4, 2 and 1 read the slot their partner stored at the level before with no
+    // __syncwarp() between (lanes 0-7, 0-3, 0-1, 0), in both warps; the first level (offset 16) reads the
+    // stores that the __syncwarp() after them orders. Fixed by the program, so the emulator's trace names the
+    // same places.
+    const std::string expected =
+        "implicit-warp-sync on shared-load at step 3, block 0 warp 0 lanes 0x000000ff\n"
+        "implicit-warp-sync on shared-load at step 3, block 0 warp 1 lanes 0x000000ff\n"
+        "implicit-warp-sync on shared-load at step 4, block 0 warp 0 lanes 0x0000000f\n"
+        "implicit-warp-sync on shared-load at step 4, block 0 warp 1 lanes 0x0000000f\n"
+        "implicit-warp-sync on shared-load at step 5, block 0 warp 0 lanes 0x00000003\n"
+        "implicit-warp-sync on shared-load at step 5, block 0 warp 1 lanes 0x00000003\n"
+        "implicit-warp-sync on shared-load at step 6, block 0 warp 0 lanes 0x00000001\n"
+        "implicit-warp-sync on shared-load at step 6, block 0 warp 1 lanes 0x00000001\n";
+    CHECK(test::hazard_places(gpu, HazardKind::ImplicitWarpSync) == expected);
+    CHECK(test::hazard_places(gpu, HazardKind::ImplicitWarpSync) == test::hazard_places(emulate(s), HazardKind::ImplicitWarpSync));
     MESSAGE("volatile-unroll: this GPU returned " << format_value(s.op, s.type, gpu.result_value)
                                                   << " (2080 is right; the rules do not promise it)");
 }
