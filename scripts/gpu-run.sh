@@ -13,15 +13,77 @@
 # lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
 # commit its contents under lessons/recorded/), student (a student's kernel on the GPU: build the runner and its
 # tests, run the student suites against the emulator, compute-sanitizer on README's example; $OUT/student-tests.log,
-# $OUT/student-traces.tar.gz); none: everything. The corpus lands as $OUT/gpu-corpus.tar.gz
-# (commit its contents under tests/data/gpu-corpus/).
+# $OUT/student-traces.tar.gz); none: everything, with the nvcc compile of generated sources. The corpus lands as
+# $OUT/gpu-corpus.tar.gz (commit its contents under tests/data/gpu-corpus/).
+# Every mode goes on after a failing step (the rest of the report is still worth having), ends the report with a
+# "## verdict" naming each failed test step, and exits 1 when any failed: test suites, compute-sanitizer runs meant to
+# be clean, the corpus and lesson recordings, lessons --check, a benchmark whose exact check failed. Measurements
+# (timings, ncu, the sanitizer findings and races of buggy schedules, undefined behaviour) never fail the run.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-/tmp/rlab-gpu}
 mkdir -p "$OUT"
 report="$OUT/report.md"
 jobs=$(nproc)
 rlab=build/gpu/app/cli/rlab
+
+# The verdict: each test step counted, the failed ones named (with how), notes on what did not run or was skipped.
+steps=0
+failed=()
+notes=()
+# check NAME CODE [WHY]: one test step, failed when CODE is not 0 (WHY says how; 124 is a time limit's kill).
+check() {
+  steps=$((steps + 1))
+  [ "$2" -eq 0 ] && return 0
+  local why=${3:-exit $2}
+  [ "$2" -eq 124 ] && why="stopped by its time limit (exit 124)"
+  [ "$2" -eq 77 ] && why="skipped (exit 77): the suite found no usable GPU"
+  failed+=("$1: $why")
+  return 1
+}
+# bench_check NAME CODE OUTPUT...: a benchmark measures, but one whose exact check failed ("CHECK FAILED", exit 1) or
+# that crashed fails the run; one stopped by its time limit is noted, not failed.
+bench_check() {
+  local name=$1 code=$2; shift 2
+  if grep -qs "^CHECK FAILED" "$@"; then check "$name" 1 "$(grep -hs "^CHECK FAILED" "$@" | head -1) (exit $code)"
+  elif [ "$code" -eq 124 ]; then notes+=("$name: stopped by its time limit (a measurement: not a failure)")
+  else check "$name" "$code"
+  fi
+}
+# sanitizer_check NAME CODE LOG: a compute-sanitizer run meant to be clean: exit 0 and a summary of 0 errors or hazards.
+sanitizer_check() {
+  local n
+  n=$(grep -oE "(ERROR SUMMARY: [0-9]+|RACECHECK SUMMARY: [0-9]+ hazard)" "$3" | grep -oE "[0-9]+" | tail -1)
+  if [ "$2" -eq 0 ] && [ "${n:-none}" != 0 ]; then check "$1" 1 "exit 0 but ${n:-no summary} error(s) or hazard(s)"
+  else check "$1" "$2"; fi
+}
+# ctest_check NAME CODE LOG: a ctest run; its skipped tests are noted by name (ctest counts a skip as a pass).
+ctest_check() {
+  check "$1" "$2"
+  local skipped
+  skipped=$(grep -oE "Test +#[0-9]+: .*\*\*\*Skipped" "$3" | sed -E 's/^Test +#[0-9]+: (.*[^ .*]) *\.* *\*+Skipped$/\1/' | sort -u)
+  [ -n "$skipped" ] && notes+=("$1: $(echo "$skipped" | wc -l) test(s) skipped: $(echo "$skipped" | paste -sd ';' | sed 's/;/; /g')")
+  return 0
+}
+# required_test NAME LOG: a test that must run and pass on this machine (ctest counts a skip as a pass).
+required_test() {
+  local line
+  line=$(grep -E "Test +#[0-9]+: $1 " "$2" | tail -1)
+  if [[ $line =~ Passed ]]; then check "$1" 0; else check "$1" 1 "did not run and pass here: ${line:-not in the log}"; fi
+}
+# finish: the verdict at the end of the report, the report on stdout, exit 1 when a step failed.
+finish() {
+  { echo "## verdict"
+    if [ "$steps" -eq 0 ]; then echo "all passed (this mode has no test step, only measurements)"
+    elif [ "${#failed[@]}" -eq 0 ]; then echo "all passed ($steps test step(s))"
+    else echo "FAILED: ${#failed[@]} of $steps test step(s)"; printf -- '- failed: %s\n' "${failed[@]}"; fi
+    [ "${#notes[@]}" -gt 0 ] && printf -- '- note: %s\n' "${notes[@]}"
+  } >>"$report"
+  cat "$report"
+  [ "${#failed[@]}" -eq 0 ] || exit 1
+  exit 0
+}
+
 {
   echo "# GPU run $(date -u +%Y-%m-%dT%H:%MZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv 2>&1
@@ -34,11 +96,13 @@ echo "== build"
 targets=()
 case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix | tune) targets=(--target rlab rlab_gpu_tests) ;; lessons | ncu-fast | ncu-small | record) targets=(--target rlab) ;;
   student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;;
-  session) targets=(--target rlab rlab_gpu_tests rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;; esac
+  session) targets=(--target rlab rlab_gpu_tests rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests
+    rlab_codegen_batch) ;; esac
 # tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
 [ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests)
 if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs" "${targets[@]}"; } >"$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"; echo "BUILD FAILED" >>"$report"; exit 1
+  tail -40 "$OUT/build.log"; echo "BUILD FAILED" >>"$report"
+  check build 1 "the build failed (build.log)"; finish
 fi
 echo "- build: ${SECONDS}s" >>"$report"
 
@@ -48,8 +112,17 @@ record_corpus() {
   local start=$SECONDS dir=$OUT/corpus-tmp
   rm -rf "$dir"
   bash scripts/record-gpu-corpus.sh "$rlab" "$dir" cuda >"$OUT/corpus.log" 2>&1
+  local code=$? bad
   { echo "## trace corpus ($((SECONDS - start))s): $(tail -1 "$OUT/corpus.log")"; echo '```'
     grep -vE " ok [0-9]+$" "$dir/recorded.txt"; echo '```'; } >>"$report"
+  # Every schedule must record, except that divergent-shuffle is undefined behaviour: a hang that the watchdog ends
+  # (exit 2 and its message) is one of its results; a hang the watchdog missed (timeout's kill) is not.
+  bad=$(grep -E "^[^ ]+ failed " "$dir/recorded.txt" 2>/dev/null |
+    grep -vE "^bug-divergent-shuffle[a-z-]* failed 2: rlab: the GPU kernel did not finish within ")
+  if [ "$code" -ne 0 ]; then check "trace corpus recording" "$code"
+  elif [ ! -s "$dir/recorded.txt" ]; then check "trace corpus recording" 1 "no recorded.txt"
+  elif [ -n "$bad" ]; then check "trace corpus recording" 1 "$(echo "$bad" | wc -l) schedule(s) failed: $(echo "$bad" | cut -d' ' -f1 | paste -sd ' ')"
+  else check "trace corpus recording" 0; fi
   tar -czf "$OUT/gpu-corpus.tar.gz" -C "$dir" . && rm -rf "$dir"
 }
 
@@ -119,7 +192,9 @@ pack_out() {
 # take the call's whole budget.
 fast_tests() {
   timeout 240 build/gpu/tests/gpu/rlab_gpu_tests -tc="$1" >"$OUT/fast-tests.log" 2>&1
-  echo "## fast path tests: exit $?" >>"$report"
+  local code=$?
+  check "fast path tests (rlab_gpu_tests -tc=\"$1\")" "$code"
+  echo "## fast path tests: exit $code" >>"$report"
   grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/fast-tests.log" | head -30 >>"$report"
 }
 
@@ -131,6 +206,7 @@ record_matrix() {
   timeout "$1" $rlab bench --fast-matrix --cache both --rounds 3 --sizes 10:30:1 --reps 50 \
     --json "$OUT/bench-fast.json" --csv "$OUT/bench-fast.csv" >"$OUT/bench-fast.txt" 2>"$OUT/bench-fast.err"
   code=$?
+  bench_check "rlab bench --fast-matrix (recorded)" "$code" "$OUT/bench-fast.txt" "$OUT/bench-fast.err"
   { echo "## rlab bench --fast-matrix (exit $code, at ${SECONDS}s)"; tail -3 "$OUT/bench-fast.err"
     [ -f "$OUT/bench-fast.json" ] && $rlab bench --recorded --file "$OUT/bench-fast.json" --markdown summary; } >>"$report"
 }
@@ -142,10 +218,12 @@ fast_sanitizers() {
   local tool code
   echo "## compute-sanitizer on rlab bench --fast-matrix (2^10, 2^17, 2^24, 1001 and 300007 elements misaligned)" >>"$report"
   for tool in memcheck racecheck synccheck initcheck; do
-    [ "$SECONDS" -gt 500 ] && { echo "- $tool: not run (the call's 10 minutes)" >>"$report"; continue; }
+    [ "$SECONDS" -gt 500 ] && { echo "- $tool: not run (the call's 10 minutes)" >>"$report"
+      notes+=("compute-sanitizer $tool on the fast path: not run (time)"); continue; }
     timeout 60 compute-sanitizer --tool "$tool" --print-limit 5 $rlab bench --fast-matrix --sizes 10,17,24 \
       --odd-sizes 1001,300007 --cache warm --reps 3 >"$OUT/fast-sanitizer-$tool.txt" 2>&1
     code=$?
+    sanitizer_check "compute-sanitizer $tool on rlab bench --fast-matrix" "$code" "$OUT/fast-sanitizer-$tool.txt"
     echo "- $tool: exit $code; $(grep -E "SUMMARY" "$OUT/fast-sanitizer-$tool.txt" | head -2 | tr '\n' ' ')$(grep -E "^rlab:" "$OUT/fast-sanitizer-$tool.txt" | head -2 | tr '\n' ' ')" >>"$report"
   done
 }
@@ -159,15 +237,19 @@ if [ "${RLAB_GPU_ONLY:-}" = lessons ]; then
   start=$SECONDS
   timeout 400 $rlab lessons --backend cuda --record "$dir" >"$OUT/lesson-traces.log" 2>&1
   code=$?
+  check "rlab lessons --backend cuda --record" "$code"
   find "$dir" -name 'step-*.json' -exec gzip -9 {} +  # committed as .json.gz: a tenth of the size
   { echo "## lesson traces: exit $code ($((SECONDS - start))s), $(grep -c ': recorded on' "$OUT/lesson-traces.log") step(s) recorded"
     echo '```'; grep -v ': recorded on' "$OUT/lesson-traces.log" | head -40; echo '```'; } >>"$report"
   # The same checks a classroom's copy will run: the recordings in place of lessons/recorded.
   rm -rf lessons/recorded && mkdir -p lessons/recorded && cp -r "$dir"/. lessons/recorded/
-  { echo "## rlab lessons --check with the recordings"; echo '```'; $rlab lessons --check 2>&1 | tail -25; echo '```'; } >>"$report"
+  $rlab lessons --check >"$OUT/lessons-check.log" 2>&1
+  code=$?
+  check "rlab lessons --check with the recordings" "$code"
+  { echo "## rlab lessons --check with the recordings: exit $code"; echo '```'; tail -25 "$OUT/lessons-check.log"; echo '```'; } >>"$report"
   tar -czf "$OUT/lesson-traces.tar.gz" -C "$dir" . && rm -rf "$dir"
   du -sh "$OUT/lesson-traces.tar.gz" >>"$report"
-  cat "$report"; exit 0
+  finish
 fi
 
 # A student's kernel (include/rlab/kernel.h) on the GPU: the NVRTC compiles and the GPU-against-emulator suites,
@@ -177,19 +259,28 @@ fi
 if [ "${RLAB_GPU_ONLY:-}" = session ]; then
   start=$SECONDS
   timeout 200 ctest --preset gpu -R '^(NVRTC|student kernel on the GPU): ' --output-on-failure -V >"$OUT/student-tests.log" 2>&1
-  { echo "## student kernel tests: exit $? ($((SECONDS - start))s)"
+  code=$?
+  ctest_check "student kernel tests" "$code" "$OUT/student-tests.log"
+  { echo "## student kernel tests: exit $code ($((SECONDS - start))s)"
     grep -E "tests passed|Test +#.*(Passed|Failed|Skipped|\*\*\*)|ERROR|CHECK|REQUIRE|values:" "$OUT/student-tests.log" | head -60; } >>"$report"
   fast_tests "fast path*,rlab bench --fast-matrix*"
   record_matrix 150
   ncu_fast_section
   left=$((580 - SECONDS)); [ "$left" -lt 30 ] && left=30
-  timeout "$left" ctest --preset gpu -L gpu -E '^(NVRTC|student kernel on the GPU): |fast path|fast-matrix' -j 3 \
+  # with the nvcc compile of generated sources (label nvcc: CPU only, beside the GPU tests) where time allows; it
+  # always runs in the default mode
+  labels='^gpu$'
+  if [ "$left" -ge 240 ]; then labels='^(gpu|nvcc)$'
+  else notes+=("rlab_generated_sources_compile: not run (${left}s left in the call)"); fi
+  timeout "$left" ctest --preset gpu -L "$labels" -E '^(NVRTC|student kernel on the GPU): |fast path|fast-matrix' -j 3 \
     --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
   code=$?
+  ctest_check "other gpu tests" "$code" "$OUT/gpu-tests.log"
+  [ "$labels" = '^gpu$' ] || required_test rlab_generated_sources_compile "$OUT/gpu-tests.log"
   [ "$code" -eq 124 ] && echo "## gpu tests: STOPPED after ${left}s (the call's limit); the log has what ran" >>"$report"
   echo "## other gpu tests: exit $code (whole call ${SECONDS}s)" >>"$report"
-  grep -E "tests passed|Test +#.*(Failed|\*\*\*)|SKIPPED|ERROR|CHECK" "$OUT/gpu-tests.log" | head -80 >>"$report"
-  pack_out; cat "$report"; exit 0
+  grep -E "tests passed|Test +#.*(Failed|\*\*\*)|SKIPPED|ERROR|CHECK|compiled [0-9]+ units" "$OUT/gpu-tests.log" | head -80 >>"$report"
+  pack_out; finish
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = student ]; then
@@ -198,6 +289,7 @@ if [ "${RLAB_GPU_ONLY:-}" = student ]; then
   left=$((450 - SECONDS)); [ "$left" -lt 60 ] && left=60  # the device call's 10 minutes hold build, tests and the rest
   timeout "$left" ctest --preset gpu -R '^(NVRTC|student kernel on the GPU): ' --output-on-failure -V >"$OUT/student-tests.log" 2>&1
   code=$?
+  ctest_check "student kernel tests" "$code" "$OUT/student-tests.log"
   [ "$code" -eq 124 ] && echo "## student tests: STOPPED after ${left}s; the log has what ran" >>"$report"
   { echo "## student kernel tests: exit $code ($((SECONDS - start))s)"
     grep -E "tests passed|Test +#.*(Passed|Failed|Skipped|\*\*\*)|ERROR|CHECK|REQUIRE|logged|values:|MESSAGE" "$OUT/student-tests.log" | head -120; } >>"$report"
@@ -206,29 +298,33 @@ if [ "${RLAB_GPU_ONLY:-}" = student ]; then
   awk '/^```cuda$/{f=1; next} /^```$/{if (f) exit} f' README.md >"$dir/readme_example.cu"
   echo "## README's example and the solutions, recorded on both backends" >>"$report"
   for f in "$dir/readme_example.cu" lessons/exercises/*/solution.cu; do
-    [ "$SECONDS" -gt 520 ] && break
+    [ "$SECONDS" -gt 520 ] && { notes+=("the runner from $f on: not run (time)"); break; }
     name=$(basename "$(dirname "$f")"); [ "$f" = "$dir/readme_example.cu" ] && name=readme_example
     for b in cpu cuda; do
       timeout 20 "$runner" "$f" --out "$dir/$name-$b.json" --n 256 --block 64 --input uniform --seed 3 --backend "$b" \
         >"$dir/$name-$b.log" 2>&1
-      echo "- $name --backend $b: exit $? $(head -c 300 "$dir/$name-$b.log")" >>"$report"
+      code=$?
+      check "rlab-kernel-runner $name --backend $b" "$code"
+      echo "- $name --backend $b: exit $code $(head -c 300 "$dir/$name-$b.log")" >>"$report"
     done
   done
   echo "## compute-sanitizer on README's example (--backend cuda)" >>"$report"
   for tool in memcheck synccheck; do
-    [ "$SECONDS" -gt 540 ] && break
+    [ "$SECONDS" -gt 540 ] && { notes+=("compute-sanitizer $tool on README's example: not run (time)"); break; }
     timeout 25 compute-sanitizer --tool "$tool" --print-limit 5 "$runner" "$dir/readme_example.cu" --out "$dir/sanitized-$tool.json" \
       --n 1000 --block 256 --backend cuda >"$dir/sanitizer-$tool.txt" 2>&1
-    echo "- $tool: exit $? $(grep -E "SUMMARY" "$dir/sanitizer-$tool.txt" | head -2 | tr '\n' ' ')" >>"$report"
+    code=$?
+    sanitizer_check "compute-sanitizer $tool on README's example" "$code" "$dir/sanitizer-$tool.txt"
+    echo "- $tool: exit $code $(grep -E "SUMMARY" "$dir/sanitizer-$tool.txt" | head -2 | tr '\n' ' ')" >>"$report"
   done
   tar -czf "$OUT/student-traces.tar.gz" -C "$dir" . && rm -rf "$dir"
-  pack_out; cat "$report"; exit 0
+  pack_out; finish
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = corpus ]; then
   record_corpus
   divergent_shuffle
-  cat "$report"; exit 0
+  finish
 fi
 
 # What the fast path compiled to: registers, and whether its loads are 16 bytes wide.
@@ -240,7 +336,9 @@ fast_obj=build/gpu/cuda/CMakeFiles/rlab_cuda.dir/fast_reduce.cu.o
 run_bench() {  # the measured matrix: JSON + CSV + the table with the crossover analysis
   echo "== rlab bench $*"
   timeout 400 $rlab bench "$@" --json "$OUT/bench.json" --csv "$OUT/bench.csv" >"$OUT/bench.txt" 2>"$OUT/bench.err"
-  echo "## rlab bench $* (exit $?)" >>"$report"; { echo '```'; cat "$OUT/bench.txt"; echo '```'; } >>"$report"
+  local code=$?
+  bench_check "rlab bench $*" "$code" "$OUT/bench.txt" "$OUT/bench.err"
+  echo "## rlab bench $* (exit $code)" >>"$report"; { echo '```'; cat "$OUT/bench.txt"; echo '```'; } >>"$report"
 }
 
 ncu_section() {
@@ -259,18 +357,19 @@ done
 }
 
 if [ "${RLAB_GPU_ONLY:-}" = ncu-fast ]; then  # Nsight Compute on the fast path and CUB alone
-  ncu_fast_section; pack_out; cat "$report"; exit 0
+  ncu_fast_section; pack_out; finish
 fi
 if [ "${RLAB_GPU_ONLY:-}" = ncu-small ]; then  # Nsight Compute where the fast path trails by a step
-  ncu_small_section; pack_out; cat "$report"; exit 0
+  ncu_small_section; pack_out; finish
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = fast ]; then  # the fast path: correctness, launch shapes, against CUB
   fast_tests "fast path*"
   timeout 200 $rlab bench --tune --sizes 28 --reps 20 >"$OUT/tune.txt" 2>&1
+  bench_check "rlab bench --tune" $? "$OUT/tune.txt"
   { echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
   run_bench --variants fast,fast-deterministic,cub,atomic-block,two-pass --reps 30 --no-harris
-  cat "$report"; exit 0
+  finish
 fi
 
 # The fast path's launch shapes against CUB, five times over (the machine's own drift shows between them), after
@@ -279,53 +378,65 @@ if [ "${RLAB_GPU_ONLY:-}" = tune ]; then
   fast_tests "fast path*"
   for round in 1 2 3 4 5; do
     timeout 120 $rlab bench --tune --sizes 28 --reps 100 >"$OUT/tune-$round.txt" 2>&1
-    { echo "## rlab bench --tune, round $round (exit $?, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
+    code=$?
+    bench_check "rlab bench --tune, round $round" "$code" "$OUT/tune-$round.txt"
+    { echo "## rlab bench --tune, round $round (exit $code, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
   done
   fast_sanitizers
-  pack_out; cat "$report"; exit 0
+  pack_out; finish
 fi
 
 # The tune table twice and a recorded matrix, no tests (for code whose tests already passed on the GPU).
 if [ "${RLAB_GPU_ONLY:-}" = record ]; then
   for round in 1 2; do
     timeout 60 $rlab bench --tune --sizes 28 --reps 100 >"$OUT/tune-$round.txt" 2>&1
-    { echo "## rlab bench --tune, round $round (exit $?, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
+    code=$?
+    bench_check "rlab bench --tune, round $round" "$code" "$OUT/tune-$round.txt"
+    { echo "## rlab bench --tune, round $round (exit $code, at ${SECONDS}s)"; echo '```'; cat "$OUT/tune-$round.txt"; echo '```'; } >>"$report"
   done
   end=${RLAB_RECORD_END_S:-400}; [[ $end =~ ^[0-9]+$ ]] || end=400
   left=$((end - SECONDS)); [ "$left" -lt 60 ] && left=60
   record_matrix "$left"
-  pack_out; cat "$report"; exit 0
+  pack_out; finish
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = fast-matrix ]; then
   fast_tests "fast path*,rlab bench --fast-matrix*"
   timeout 150 $rlab bench --tune --sizes 28 --reps 50 >"$OUT/tune.txt" 2>&1
-  { echo "## rlab bench --tune (exit $?)"; echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
+  code=$?
+  bench_check "rlab bench --tune" "$code" "$OUT/tune.txt"
+  { echo "## rlab bench --tune (exit $code)"; echo '```'; cat "$OUT/tune.txt"; echo '```'; } >>"$report"
   left=$((395 - SECONDS)); [ "$left" -lt 60 ] && left=60  # the two steps after it take up to 180 s
   record_matrix "$left"
   # The held stream over the chapter's variants (their reset queued from device memory): warm against cold.
   timeout 90 $rlab bench --sizes 10:20:10 --variants atomic-block,two-pass,last-block,fast,cub --cache both --reps 30 \
     --no-worked-example --no-harris >"$OUT/bench-chapter.txt" 2>&1
-  { echo "## rlab bench, the chapter's variants held (exit $?)"; echo '```'; head -30 "$OUT/bench-chapter.txt"; echo '```'; } >>"$report"
+  code=$?
+  bench_check "rlab bench, the chapter's variants held" "$code" "$OUT/bench-chapter.txt"
+  { echo "## rlab bench, the chapter's variants held (exit $code)"; echo '```'; head -30 "$OUT/bench-chapter.txt"; echo '```'; } >>"$report"
   # (the one numerics test that times with time_uninstrumented_us; the atomic-block one takes 66 s and runs in `tests`)
   timeout 90 build/gpu/tests/gpu/rlab_gpu_tests -tc="deterministic schedules*" >"$OUT/numerics-tests.log" 2>&1
-  echo "## numerics GPU test (time_uninstrumented_us held): exit $?" >>"$report"
+  code=$?
+  check "numerics GPU test (rlab_gpu_tests -tc=\"deterministic schedules*\")" "$code"
+  echo "## numerics GPU test (time_uninstrumented_us held): exit $code" >>"$report"
   grep -E "MESSAGE|ERROR|CHECK|test cases|assertions" "$OUT/numerics-tests.log" | head -12 >>"$report"
-  pack_out; cat "$report"; exit 0
+  pack_out; finish
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = bench ]; then  # the measurements alone (bench, ncu, capture cost)
   run_bench --cache both --extra-types
   ncu_section
   build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
+  bench_check "capture benchmark" $? "$OUT/capture-bench.txt"
   { echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
-  cat "$report"; exit 0
+  finish
 fi
 
 if [ "${RLAB_GPU_ONLY:-}" = final ]; then  # bench, ncu, capture cost, then every gpu-labelled test
   run_bench --cache both --extra-types
   ncu_section
   build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
+  bench_check "capture benchmark" $? "$OUT/capture-bench.txt"
   { echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
   RLAB_GPU_ONLY=tests
 fi
@@ -338,19 +449,24 @@ if [ "${RLAB_GPU_ONLY:-}" = tests ]; then  # corpus, then every gpu-labelled tes
   # three test processes at a time share the GPU (the sanitizer table and the lessons are the long ones)
   timeout "$left" ctest --preset gpu -L gpu -j 3 --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
   code=$?
+  ctest_check "gpu tests" "$code" "$OUT/gpu-tests.log"
   [ "$code" -eq 124 ] && echo "## gpu tests: STOPPED after ${left}s (the device call's limit); the log has what ran" >>"$report"
   echo "## gpu tests: exit $code ($((SECONDS - start))s; whole run ${SECONDS}s)" >>"$report"
   grep -E "Test +#|tests passed|MESSAGE|ok:|FAIL|ERROR|CHECK|SKIPPED|recorded:|: \| " "$OUT/gpu-tests.log" | head -250 >>"$report"
-  cat "$report"; exit 0
+  finish
 fi
 
 record_corpus
 divergent_shuffle
 
-echo "== gpu tests"
-ctest --preset gpu -L gpu --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
-echo "## gpu tests: exit $?" >>"$report"
-grep -E "Test +#|tests passed|MESSAGE|atomics in block order|: [0-9]+$|ERROR|CHECK" "$OUT/gpu-tests.log" | head -60 >>"$report"
+echo "== gpu tests and the nvcc compile of generated sources"
+ctest --preset gpu -L '^(gpu|nvcc)$' --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
+code=$?
+ctest_check "gpu and nvcc tests" "$code" "$OUT/gpu-tests.log"
+# the one place the generated sources meet nvcc: a skip here (nvcc not found) is a failure
+required_test rlab_generated_sources_compile "$OUT/gpu-tests.log"
+echo "## gpu and nvcc tests: exit $code" >>"$report"
+grep -E "Test +#|tests passed|MESSAGE|atomics in block order|: [0-9]+$|ERROR|CHECK|compiled [0-9]+ units" "$OUT/gpu-tests.log" | head -60 >>"$report"
 
 echo "== races with and without the amplifier (K runs each)"
 echo "## races on the GPU: K = 20 runs each" >>"$report"
@@ -366,6 +482,7 @@ echo "- divergent-barrier (\`--n 256 --block 128\`): $(timeout 25 $rlab check --
 
 echo "== capture benchmark"
 build/gpu/tests/gpu/rlab_capture_bench >"$OUT/capture-bench.txt" 2>&1
+bench_check "capture benchmark" $? "$OUT/capture-bench.txt"
 { echo "## capture benchmark"; echo '```'; cat "$OUT/capture-bench.txt"; echo '```'; } >>"$report"
 
 run_bench --cache both --extra-types
@@ -392,7 +509,8 @@ echo "| schedule | memcheck | racecheck | synccheck | initcheck |" >>"$report"
 echo "|---|---|---|---|---|" >>"$report"
 budget=${RLAB_GPU_BUDGET_S:-560}  # stop starting new sanitizer runs after this many seconds
 for sched in "${correct[@]}" "${buggy[@]}"; do
-  if [ "$SECONDS" -gt "$budget" ]; then echo "| (stopped: time budget of ${budget}s reached) | | | | |" >>"$report"; break; fi
+  if [ "$SECONDS" -gt "$budget" ]; then echo "| (stopped: time budget of ${budget}s reached) | | | | |" >>"$report"
+    notes+=("compute-sanitizer table from \`$sched\` on: not run (time budget of ${budget}s)"); break; fi
   row="| \`$sched\` |"
   for tool in memcheck racecheck synccheck initcheck; do
     # shellcheck disable=SC2086
@@ -400,6 +518,8 @@ for sched in "${correct[@]}" "${buggy[@]}"; do
       >"$OUT/san.tmp" 2>&1
     code=$?
     n=$(grep -oE "(ERROR SUMMARY: [0-9]+|RACECHECK SUMMARY: [0-9]+ hazard)" "$OUT/san.tmp" | grep -oE "[0-9]+" | tail -1)
+    # the correct schedules must be clean; the buggy ones' findings are measured (tests/gpu/test_sanitizers.sh asserts them)
+    for c in "${correct[@]}"; do [ "$c" = "$sched" ] && sanitizer_check "compute-sanitizer $tool on \`$sched\`" "$code" "$OUT/san.tmp"; done
     [ "$code" -eq 124 ] && n="timeout"
     [ -z "$n" ] && n="exit $code"
     row="$row $n |"
@@ -418,4 +538,4 @@ for sched in "${buggy[@]}"; do
 done
 
 rm -f "$OUT/san.tmp" "$OUT/bug.tmp" "$OUT/race.tmp"
-cat "$report"
+finish
