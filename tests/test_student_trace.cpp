@@ -140,6 +140,22 @@ TEST_CASE("student trace: one barrier reached at two source lines is a divergent
     for (uint32_t th = 0; th < 64; ++th) r.simple(EventKind::Barrier, 0, th, kNoEvent, 0, th < 40 ? 10 : 12);
     const Trace t = trace_from_student_records(run_of(64, 64, 1, 0.0f), r.recs, make_input(run_of(64, 64, 1, 0).schedule));
     CHECK(has(t, HazardKind::DivergentBarrier));
+    // Where, by hand: every thread loads at step 0 and arrives at step 1; warp 0 and lanes 0-7 of warp 1
+    // (threads 32-39) at line 10, lanes 8-31 of warp 1 (threads 40-63) at line 12. The first line met is 10:
+    // the one finding is warp 1's arrival at line 12, with exactly those lanes.
+    REQUIRE(t.hazards.size() == 1);
+    const Hazard& h = t.hazards[0];
+    CHECK(h.kind == HazardKind::DivergentBarrier);
+    CHECK(h.block == 0);
+    CHECK(h.warp == 1);
+    CHECK(h.lanes == 0xffffff00u);
+    const Event& e = t.events[h.event];
+    CHECK(e.kind == EventKind::Barrier);
+    CHECK(e.step == 1);
+    CHECK(e.detail == 12);
+    CHECK(h.what ==
+          "`__syncthreads()` at step 1 is reached at line 12 by lanes 8-31 of warp 1 and at line 10 by other threads: "
+          "the branch around it is not the same for the whole block");
     // The same kernel with one line is clean.
     for (StudentRecord& x : r.recs) x.line = x.kind == EventKind::Barrier ? 10 : 0;
     const Trace u = trace_from_student_records(run_of(64, 64, 1, 0.0f), r.recs, make_input(run_of(64, 64, 1, 0).schedule));
@@ -152,6 +168,19 @@ TEST_CASE("student trace: a load past the input is an out-of-bounds read") {
     r.simple(EventKind::BlockPartial, 0, 0, r.combine(0, 0, a, b), 0);
     const Trace t = trace_from_student_records(run_of(32, 32, 1, 1.0f), r.recs, make_input(run_of(32, 32, 1, 1).schedule));
     CHECK(has(t, HazardKind::OutOfBoundsRead));
+    // Where, by hand: thread 0's second load (its step 1), element 40 of 32; nothing else is wrong.
+    REQUIRE(t.hazards.size() == 1);
+    const Hazard& h = t.hazards[0];
+    CHECK(h.kind == HazardKind::OutOfBoundsRead);
+    CHECK(h.block == 0);
+    CHECK(h.warp == 0);
+    CHECK(h.lanes == 1u);
+    const Event& e = t.events[h.event];
+    CHECK(e.kind == EventKind::Load);
+    CHECK(e.thread == 0);
+    CHECK(e.step == 1);
+    CHECK(e.aux == 40);
+    CHECK(h.what == "thread 0 of block 0 reads element 40, outside the 32 elements of the input: the value is undefined");
     CHECK((t.result_flags & kUndefined) != 0);
     Recorder ok;
     ok.simple(EventKind::BlockPartial, 0, 0, ok.load(0, 0, 31, 32.0f), 0);
