@@ -6,6 +6,10 @@
 # over a second. Usage: test_lab_monkey.sh XVFB_RUN REDUCTION_LAB [SEED:COUNT] (RLAB_MONKEY overrides the default).
 set -u
 XVFB="$1"; LAB="$2"
+# Without xvfb-run (CMake then passes XVFB_RUN-NOTFOUND) there is no display to open the window on.
+if ! command -v "$XVFB" >/dev/null 2>&1; then
+  echo "SKIPPED: xvfb-run not found ($XVFB; Debian package xvfb): the lab bench has no display to open on"; exit 77
+fi
 SPEC="${3:-${RLAB_MONKEY:-19:1500}}"  # 1,500 events: 30-40 s on CI's 2 cores, where the GUI tests take the display in turn
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
