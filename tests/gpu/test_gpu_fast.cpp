@@ -73,6 +73,30 @@ double run_fast(DType type, Op op, FastMode mode, const std::vector<double>& val
     return f;
 }
 
+// The most roundings any element's value meets on its way to the fast path's result (the depth d of the bound
+// |got - exact| <= gamma_d * sum|x|, gamma_d = d u / (1 - d u)), for the launch `enqueue` makes for n elements: its
+// grid and block (grid_for, block_for) and the vectors each thread loads. A thread folds each 16-byte vector into
+// one accumulator per vector lane, then at most one scalar of the misaligned head or the tail into one of them: at
+// most V + 1 adds into an accumulator that starts at the identity (0 + x is exact), so V roundings, V the vectors
+// per thread (reduce_body: per_block / threads as enqueue computes per_block; the one-block kernels load at most
+// 4, which that also bounds). Then the lanes' accumulators (elements per vector - 1), the warp's shuffles (5),
+// the block's warps (log2 warps). Across blocks, atomic mode: G partials added to one word that starts at the
+// identity, in any order, G - 1 roundings; deterministic mode (the look-back finish): lane l of the last block's
+// warp 0 folds the partials of blocks l, l + 32, ... from the identity (ceil((G - 1) / 32) - 1 roundings), its
+// shuffles (5), then the last block's own partial (1). One block: no grid stage.
+double fast_depth(DType type, Op op, FastMode mode, size_t n) {
+    const FastReducer r(type, op, mode);
+    const uint64_t epv = type == DType::F64 ? 2 : type == DType::BF16 ? 8 : 4;
+    const uint64_t grid = r.grid_for(n), threads = r.block_for(n);
+    const uint64_t vectors = n / epv + 1;  // enqueue's upper bound on the vectors
+    const uint64_t per_thread = ((vectors + grid - 1) / grid + threads - 1) / threads;
+    uint64_t warp_steps = 0;
+    while ((uint64_t(32) << warp_steps) < threads) ++warp_steps;
+    uint64_t d = per_thread + (epv - 1) + 5 + warp_steps;
+    if (grid > 1) d += mode == FastMode::Atomic ? grid - 1 : (grid - 1 + 31) / 32 - 1 + 5 + 1;
+    return double(d);
+}
+
 // Exact inputs (as `rlab bench` uses): element i is k(i) / 256 with k(i) in +-[1, 64] (i32: k(i) itself), so
 // every partial sum in any order is a multiple of 2^-8 well inside each type's exact range, and no element
 // is zero: a sum that drops or doubles one element or one block differs from the exact answer.
@@ -344,7 +368,7 @@ TEST_CASE("fast path: every type, op and mode at odd sizes and misaligned starts
     const DType types[] = {DType::F32, DType::BF16, DType::F64};
     const Op ops[] = {Op::Sum, Op::Max, Op::Min};
     const size_t sizes[] = {1, 3, 31, 1000, 4097, 65537, 1000003, 16777259};
-    int cases = 0;
+    int cases = 0, controls = 0;
     for (DType type : types)
         for (Op op : ops)
             for (FastMode mode : {FastMode::Atomic, FastMode::Deterministic})
@@ -364,19 +388,46 @@ TEST_CASE("fast path: every type, op and mode at odd sizes and misaligned starts
                         } else if (op == Op::Min) {
                             CHECK(got == *std::min_element(stored.begin(), stored.end()));
                         } else {
-                            // Error bound of a tree of depth d over sum|x| in the accumulator's precision;
-                            // d bounds the longest chain: per-thread items + lanes + warps + blocks + 64.
+                            // Error bound of a tree of depth d over sum|x| in the accumulator's precision, d the
+                            // launch's own (fast_depth). A result that lost one element x is off by at least
+                            // |x| - bound, so it fails wherever |x| > 2 bound. The elements are m 2^e, m uniform in
+                            // (-1, 1), e uniform in [-8, 8]: mean |x| = (2^9 - 2^-8) / 34 = 15.06, sum|x| = 15.06 n,
+                            // so one element of mean magnitude is caught where 2 d u n < 1. f64 (u = 2^-53): at every
+                            // size here (d <= 266, n < 2^24 + 44: 2 d u n < 1e-6). f32 and bf16 (u = 2^-24, the float
+                            // accumulator): at 65537 and below (f32 atomic: G = 33 blocks of 512 threads, one vector
+                            // each, d = 1 + 3 + 5 + 4 + 32 = 45, 2 d u n = 0.35; bf16: 17 blocks, d = 1 + 7 + 5 + 4 +
+                            // 16 = 33, 0.26), but not at 1000003 (f32 deterministic: 132 blocks, 4 vectors a thread,
+                            // d = 4 + 3 + 5 + 4 + 10 = 26, 2 d u n = 3.1) or 2^24 + 43 (d = 85, 2 d u n = 170): no
+                            // bound that holds for every rounding is below a typical element there. A dropped element
+                            // at those sizes fails the exact k/256 controls ("the exact check catches a dropped
+                            // element"); here, the largest element dropped (set to 0) must fail the bound wherever
+                            // it exceeds twice the bound (the old depth, n / (132 * 256) + 64 = 560 at 2^24 + 43,
+                            // let about 560 elements of mean magnitude go; in atomic mode at 1000003, where the 131
+                            // atomics give d = 147-149, it was below the launch's depth, no bound at all).
                             ExactSum exact;
                             double abs_sum = 0;
-                            for (double x : stored) exact.add(x), abs_sum += std::fabs(x);
+                            size_t largest = 0;
+                            for (size_t i = 0; i < stored.size(); ++i) {
+                                exact.add(stored[i]), abs_sum += std::fabs(stored[i]);
+                                if (std::fabs(stored[i]) > std::fabs(stored[largest])) largest = i;
+                            }
                             const double u = type == DType::F64 ? 0x1p-53 : 0x1p-24;
-                            const double depth = double(n) / (132.0 * 256) + 64;
+                            const double depth = fast_depth(type, op, mode, n);
+                            CAPTURE(depth);
                             const double bound = depth * u / (1 - depth * u) * abs_sum;
                             CHECK(std::fabs(got - exact.rounded()) <= bound);
+                            if (std::fabs(stored[largest]) > 2 * bound) {  // the control: the bound sees a lost element
+                                std::vector<double> dropped = values, stored_dropped;
+                                dropped[largest] = 0;
+                                const double lost = run_fast(type, op, mode, dropped, offset, &stored_dropped);
+                                CHECK(std::fabs(lost - exact.rounded()) > bound);
+                                ++controls;
+                            }
                         }
                         ++cases;
                     }
-    MESSAGE(cases << " fast-path cases checked");
+    MESSAGE(cases << " fast-path cases checked; " << controls << " with the largest element dropped failed the bound");
+    CHECK(controls >= 116);  // every f64 sum (44), and the f32 and bf16 sums up to 65537 elements (72) at least
 }
 
 TEST_CASE("fast path: max and min of one sign, with NaNs, zeros and infinities, in both modes") {
