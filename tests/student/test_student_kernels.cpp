@@ -198,8 +198,8 @@ TEST_CASE("student kernel: the same file through g++ and clang++ gives the same 
     const std::string gxx = first_on_path({"g++"});
     if (clangxx.empty() || gxx.empty()) {
         // CTest reports this as skipped (SKIP_REGULAR_EXPRESSION in tests/student/CMakeLists.txt)
-        MESSAGE("SKIPPED: " << (gxx.empty() ? "g++" : "clang++ (nor clang++-14, -15, -16)")
-                            << " is not on PATH: the g++-against-clang++ comparison cannot run");
+        const std::string missing = gxx.empty() ? "g++" : "clang++ (nor clang++-14, -15, -16)";
+        MESSAGE("SKIPPED: " << missing << " is not on PATH: the g++-against-clang++ comparison cannot run");
         return;
     }
     setenv("RLAB_CXX", gxx.c_str(), 1);
