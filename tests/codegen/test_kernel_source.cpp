@@ -3,50 +3,149 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "codegen/kernel_source.h"
 #include "codegen/lesson_lines.h"
 #include "core/lesson.h"
+#include "core/emulator.h"
 #include "core/error.h"
 #include "tests/codegen/bug_schedules.h"
 #include "tests/random_schedule.h"
 
 namespace {
-bool has(const rl::KernelSource& k, const std::string& what) { return k.text().find(what) != std::string::npos; }
+// The 1-based lines of the source text that hold `construct`, found by searching the text itself.
+std::vector<int> lines_with(const rl::KernelSource& k, const std::string& construct) {
+    std::vector<int> out;
+    const std::string text = k.text();
+    int line = 1;
+    for (size_t at = 0; at < text.size();) {
+        const size_t end = text.find('\n', at);
+        if (text.substr(at, end - at).find(construct) != std::string::npos) out.push_back(line);
+        at = end + 1;
+        ++line;
+    }
+    return out;
+}
+
+// The construct is written once, on the line of `site` (0: no site; then `line_of_site` gives the line expected),
+// and the line table puts the events of `kind` on exactly that line: every one of them, and nothing else there.
+void on_site(const rl::Schedule& s, const std::string& construct, const std::string& site,
+             std::optional<rl::EventKind> kind, int line_of_site = 0) {
+    CAPTURE(rl::describe(s));
+    CAPTURE(construct);
+    CAPTURE(site);
+    const rl::KernelSource k = rl::kernel_source(s);
+    const std::vector<int> found = lines_with(k, construct);
+    REQUIRE(found.size() == 1);
+    const int line = found[0];
+    if (!site.empty()) CHECK(k.line_of(site) == line);
+    if (line_of_site) CHECK(line_of_site == line);
+    if (!kind) return;
+    const rl::Trace t = rl::emulate(s);
+    const std::vector<uint32_t> table = rl::line_table(k, t);
+    REQUIRE(table.size() == t.events.size());
+    size_t of_kind = 0;
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        CAPTURE(i);
+        if (t.events[i].kind == *kind) {
+            ++of_kind;
+            CHECK(table[i] == uint32_t(line));
+        } else {
+            CHECK(table[i] != uint32_t(line));
+        }
+    }
+    CHECK(of_kind > 0);
+}
 }  // namespace
 
-TEST_CASE("kernel source: each stage choice writes its construct") {
+TEST_CASE("kernel source: each stage choice writes its construct, on the line of its site and its events") {
+    using rl::EventKind;
     rl::Schedule s;
     s.n = 5000;
     s.block = 100;
-    CHECK(has(rl::kernel_source(s), "__shfl_down_sync("));
-    CHECK(has(rl::kernel_source(s), "__global__ void finish("));  // two-pass: a second launch
+    on_site(s, "__shfl_down_sync(", "shuffle", EventKind::Shuffle);
+    {
+        // two-pass: a second launch, whose one line calls the finishing block's code
+        const rl::KernelSource k = rl::kernel_source(s);
+        const std::vector<int> finish = lines_with(k, "__global__ void finish(");
+        REQUIRE(finish.size() == 1);
+        CHECK(k.lines[size_t(finish[0])].text == "    finish_partials(partials, out);");
+        CHECK(lines_with(k, "__device__ void finish_partials(").at(0) < k.line_of("partial-load"));
+        // the second launch's partial loads are on the partial-load line, inside finish_partials
+        on_site(s, "const Value p = partials[idx];", "partial-load", EventKind::PartialLoad);
+    }
     s.warp = rl::WarpStage::ShflXor;
-    CHECK(has(rl::kernel_source(s), "__shfl_xor_sync("));
+    on_site(s, "__shfl_xor_sync(", "shuffle", EventKind::Shuffle);
     s.warp = rl::WarpStage::SmemStrided;
-    CHECK(has(rl::kernel_source(s), "2 * stride * lane"));
-    CHECK(has(rl::kernel_source(s), "__syncwarp(mask)"));
+    {
+        const rl::KernelSource k = rl::kernel_source(s);
+        // the strided index, two lines above the loads it addresses
+        on_site(s, "2 * stride * lane", "", std::nullopt, k.line_of("warp-smem-load") - 2);
+        // __syncwarp(mask) twice: after the stores and after each level; the warp syncs are on those two lines
+        CHECK(lines_with(k, "__syncwarp(mask)") == std::vector<int>{k.line_of("syncwarp"), k.line_of("syncwarp-level")});
+        const rl::Trace t = rl::emulate(s);
+        const std::vector<uint32_t> table = rl::line_table(k, t);
+        size_t syncs = 0;
+        for (size_t i = 0; i < t.events.size(); ++i)
+            if (t.events[i].kind == EventKind::WarpSync) {
+                ++syncs;
+                CHECK((table[i] == uint32_t(k.line_of("syncwarp")) || table[i] == uint32_t(k.line_of("syncwarp-level"))));
+            }
+        CHECK(syncs > 0);
+    }
     s.assign = rl::Assign::GridStride;
-    CHECK(has(rl::kernel_source(s), "i += THREADS"));
+    {
+        // the grid-stride loop header, the line above each element's load
+        const rl::KernelSource k = rl::kernel_source(s);
+        on_site(s, "i += THREADS", "", std::nullopt, k.line_of("load") - 1);
+        on_site(s, "const Value x = lift(in[i], i);", "load", EventKind::Load);
+    }
     s.grid_stage = rl::GridStage::LastBlock;
-    CHECK(has(rl::kernel_source(s), "__threadfence()"));
-    CHECK(has(rl::kernel_source(s), "atomicAdd(done, 1u)"));
+    on_site(s, "__threadfence();  // the partial", "fence", EventKind::Fence);
+    CHECK(lines_with(rl::kernel_source(s), "__threadfence()").size() == 2);  // and once more before the last block reads
+    on_site(s, "atomicAdd(done, 1u)", "ticket", EventKind::Ticket);
     s.grid_stage = rl::GridStage::Cooperative;
-    CHECK(has(rl::kernel_source(s), "cg::this_grid().sync()"));
+    on_site(s, "cg::this_grid().sync()", "grid-sync", EventKind::GridSync);
     s.grid_stage = rl::GridStage::AtomicElement;
-    CHECK(has(rl::kernel_source(s), "atomicAdd(out, x)"));
+    on_site(s, "atomicAdd(out, x)", "atomic-op", std::nullopt);
+    on_site(s, "atomic_combine(out, x);", "atomic", EventKind::Atomic);  // each element's atomic is the call's line
     s.op = rl::Op::Max;
-    CHECK(has(rl::kernel_source(s), "atomicCAS("));
+    on_site(s, "atomicCAS(", "atomic-op", std::nullopt);
     s.type = rl::DType::BF16;
-    CHECK(has(rl::kernel_source(s), "__bfloat162float("));
+    on_site(s, "__bfloat162float(", "load", EventKind::Load);
     s.grid_stage = rl::GridStage::TwoPass;
     s.op = rl::Op::Sum;
     s.accum = rl::Accum::Kahan;
-    CHECK(has(rl::kernel_source(s), "c = (t - v) - y;"));
+    {
+        // the compensation, the line above the sum it corrects (the accumulate site)
+        const rl::KernelSource k = rl::kernel_source(s);
+        on_site(s, "c = (t - v) - y;", "", std::nullopt, k.line_of("accumulate") - 1);
+        CHECK(k.lines[size_t(k.line_of("accumulate") - 1)].text == "            v = t;");
+    }
     s.accum = rl::Accum::Pairwise;
     CHECK(rl::kernel_source(s).line_of("pairwise-finish") > 0);
+    on_site(s, "for (; depth > 1; --depth)", "pairwise-finish", std::nullopt);
+    // With 3 items per thread the stack holds two partials at the end: the finishing merges are on that line.
+    s.items = 3;
+    s.assign = rl::Assign::Contiguous;
+    on_site(s, "for (; depth > 1; --depth)", "pairwise-finish", std::nullopt);
+    {
+        const rl::KernelSource k = rl::kernel_source(s);
+        const rl::Trace t = rl::emulate(s);
+        const std::vector<uint32_t> table = rl::line_table(k, t);
+        // a thread's three items: push, push (merge on the accumulate line), push; the finish merges the two
+        size_t finishing = 0, accumulating = 0;
+        for (size_t i = 0; i < t.events.size(); ++i) {
+            finishing += table[i] == uint32_t(k.line_of("pairwise-finish"));
+            accumulating += table[i] == uint32_t(k.line_of("accumulate"));
+        }
+        const uint64_t full = s.n / 3;  // threads with three items
+        CHECK(accumulating == full + (s.n % 3 == 2 ? 1 : 0));
+        CHECK(finishing == full);
+    }
 }
 
 TEST_CASE("kernel source: no recording calls, sites unique, invalid schedules refused") {
