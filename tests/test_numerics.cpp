@@ -5,10 +5,12 @@
 #include <bit>
 #include <cmath>
 #include <random>
+#include <map>
 #include <set>
 
 #include "core/analysis.h"
 #include "core/emulator.h"
+#include "core/input.h"
 #include "core/numerics.h"
 
 using namespace rl;
@@ -47,6 +49,53 @@ double round_fixed(i128 v, int mant) {
     }
     double r = std::ldexp(double(uint64_t(m)), shift - kScale);  // m < 2^54: exact
     return neg ? -r : r;
+}
+
+// gamma_k = k*u/(1-k*u) (Higham §3.1), in long double.
+long double gamma(uint64_t k, long double u) { return k * u / (1 - k * u); }
+
+// Depths read from a trace's dependencies here: the longest chain of roundings (combines and atomics) to the
+// result, the longest counting only those above the thread stage, and the most items one thread loaded.
+// A thread-stage combine is one of a thread's own loads and earlier thread-stage combines (not the finisher's).
+struct Depths {
+    uint32_t span = 0, above_thread = 0;
+    uint64_t items = 0;
+};
+Depths depths(const Trace& t) {
+    const auto& ev = t.events;
+    std::vector<uint8_t> own(ev.size(), 0);  // a value of the thread stage: a load or a combine of such values
+    std::vector<uint32_t> all(ev.size(), 0), up(ev.size(), 0);
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> loads;
+    Depths d;
+    bool operands_first = true;
+    for (uint32_t i = 0; i < ev.size(); ++i) {  // operands come first in an emulator trace
+        const Event& e = ev[i];
+        const bool rounds = e.kind == EventKind::Combine || e.kind == EventKind::Atomic;
+        bool thread_stage = rounds && e.kind == EventKind::Combine && !(e.flags & kFinisher);
+        uint32_t a = 0, b = 0;
+        for (uint32_t dep : e.dep) {
+            if (dep == kNoEvent) continue;
+            if (dep >= i) {
+                operands_first = false;
+                continue;
+            }
+            a = std::max(a, all[dep]);
+            b = std::max(b, up[dep]);
+            thread_stage = thread_stage && own[dep] && ev[dep].block == e.block && ev[dep].thread == e.thread;
+        }
+        if (e.kind == EventKind::Load) {
+            own[i] = !(e.flags & kFinisher);
+            d.items = std::max(d.items, ++loads[{e.block, e.thread}]);
+        }
+        if (thread_stage) own[i] = 1;
+        all[i] = a + (rounds ? 1 : 0);
+        up[i] = b + (rounds && !thread_stage ? 1 : 0);
+    }
+    REQUIRE(operands_first);
+    REQUIRE(t.result_event < ev.size());
+    d.span = all[t.result_event];
+    d.above_thread = up[t.result_event];
+    return d;
 }
 
 Schedule values_schedule(const std::vector<double>& xs, DType type) {
@@ -123,6 +172,12 @@ TEST_CASE("adversarial inputs: every row's measured error stays inside its state
                 NumericsOptions o;
                 o.atomic_orders = 6;
                 NumericsReport rep = compare_numerics(s, o);
+                const InputData input = make_input(s);
+                // sum|x| and the sum itself in long double (64-bit mantissa): each within n*2^-64*sum|x| of exact
+                long double abs_sum = 0.0L, sum = 0.0L;
+                for (size_t i = 0; i < input.size(); ++i) abs_sum += std::fabs((long double)input.value(i)), sum += input.value(i);
+                const long double slack = 2.0L * s.n * 0x1.0p-64L * abs_sum;
+                const long double u = t == DType::F64 ? 0x1.0p-53L : 0x1.0p-24L;
                 for (const NumericsRow& r : rep.rows) {
                     CAPTURE(describe(s));
                     CAPTURE(r.label);
@@ -131,6 +186,47 @@ TEST_CASE("adversarial inputs: every row's measured error stays inside its state
                     CHECK(r.bound > 0.0);
                     CHECK(r.within_bound);
                     CHECK(r.worst_abs_error <= r.bound);
+                    // The bound recomputed here from its formula (docs/numerics.md), with the depths read from the trace.
+                    long double bound = 0.0L;
+                    const uint64_t n = s.n;
+                    if (r.group == RowGroup::Serial) {
+                        if (r.label.starts_with("serial left-to-right")) bound = (n - 1) * u * abs_sum;
+                        else if (r.label.starts_with("serial Kahan")) bound = (2 * u + (4.0L * n + 2) * u * u) * abs_sum;
+                        else if (r.label.starts_with("serial f64")) bound = (gamma(n - 1, 0x1.0p-53L) + u * (1 + gamma(n - 1, 0x1.0p-53L))) * abs_sum;
+                        else if (r.label.starts_with("pairwise, whole array")) {
+                            uint32_t d = 0;
+                            while ((uint64_t(1) << d) < n) ++d;  // ceil(log2 n)
+                            bound = gamma(d, u) * abs_sum;
+                            CHECK(r.span == d);
+                        } else FAIL("a serial row this test does not know: " << r.label);
+                        if (!r.label.starts_with("pairwise")) CHECK(r.span == n - 1);
+                    } else {
+                        const Depths d = depths(emulate(r.variant, input));
+                        CHECK(r.span == d.span);
+                        const Accum acc = r.variant.accum;
+                        if (acc == Accum::Plain) {
+                            bound = gamma(d.span, u) * abs_sum;
+                        } else {
+                            const uint64_t k = d.items;
+                            long double e = 0.0L;  // one item: no add
+                            if (k > 1) {
+                                if (acc == Accum::Pairwise) {
+                                    uint32_t levels = 0;
+                                    while ((uint64_t(1) << levels) < k) ++levels;
+                                    e = gamma(levels, u);
+                                } else if (acc == Accum::Kahan) {
+                                    e = 2 * u + (4.0L * k + 2) * u * u;
+                                } else {
+                                    e = gamma(k - 1, 0x1.0p-53L) + u * (1 + gamma(k - 1, 0x1.0p-53L));
+                                }
+                            }
+                            bound = (e + (1 + e) * gamma(d.above_thread, u)) * abs_sum;
+                        }
+                    }
+                    CHECK(std::fabs((long double)r.bound - bound) <= 1e-12L * bound);
+                    // And every result this row saw lies within it of the exact sum (the long double sum, within slack).
+                    CHECK(std::fabs((long double)r.value - sum) <= bound + slack);
+                    for (const BitPattern& p : r.patterns) CHECK(std::fabs((long double)p.value - sum) <= bound + slack);
                     ++rows;
                 }
             }
