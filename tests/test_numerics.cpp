@@ -316,6 +316,115 @@ TEST_CASE("pairwise accumulation: the thread-scope span is ceil(log2 items), the
     }
 }
 
+namespace {
+// ---- independent replays in plain float arithmetic (what the generated CUDA source does) ----
+float kahan_sum(const std::vector<float>& x) {
+    float sum = x[0], c = 0.0f;
+    for (size_t i = 1; i < x.size(); ++i) {
+        const float y = x[i] - c, t = sum + y;
+        c = (t - sum) - y;
+        sum = t;
+    }
+    return sum;
+}
+float wide_sum_once(const std::vector<float>& x) {
+    double w = 0.0;
+    for (float v : x) w += double(v);
+    return float(w);
+}
+// Pairwise over [lo, lo+count): the binary chunks of count, largest first, each a perfect tree, then combined
+// from the right (the binary counter's finish merges the two newest partials first).
+float perfect_tree(const std::vector<float>& x, size_t lo, size_t count) {
+    if (count == 1) return x[lo];
+    return perfect_tree(x, lo, count / 2) + perfect_tree(x, lo + count / 2, count / 2);
+}
+float pairwise_sum(const std::vector<float>& x, size_t lo, size_t count) {
+    size_t top = 1;
+    while (top * 2 <= count) top *= 2;
+    if (top == count) return perfect_tree(x, lo, count);
+    return perfect_tree(x, lo, top) + pairwise_sum(x, lo + top, count - top);
+}
+// One thread's items [lo, hi) by the accumulation choice.
+float thread_value(Accum a, const std::vector<float>& x, size_t lo, size_t hi) {
+    if (lo >= hi) return 0.0f;  // no element: the identity
+    const std::vector<float> mine(x.begin() + long(lo), x.begin() + long(hi));
+    switch (a) {
+        case Accum::Plain: {
+            float v = mine[0];
+            for (size_t i = 1; i < mine.size(); ++i) v = v + mine[i];
+            return v;
+        }
+        case Accum::Kahan: return kahan_sum(mine);
+        case Accum::F64: return wide_sum_once(mine);
+        case Accum::Pairwise: return pairwise_sum(mine, 0, mine.size());
+    }
+    return NAN;
+}
+unsigned top_offset(unsigned count) {
+    unsigned offset = 1;
+    while (2 * offset < count) offset *= 2;
+    return count > 1 ? offset : 0;
+}
+// Lanes [0, active) into lane 0: from the widest offset down (shfl-down, shfl-xor, smem-sequential: lane l
+// takes l + offset) or from offset 1 up (shfl-down-asc, smem-divergent, smem-strided: lane l, a multiple of
+// 2*offset, takes l + offset).
+float warp_tree(WarpStage w, std::vector<float> v) {
+    const unsigned active = unsigned(v.size());
+    const bool up = w == WarpStage::ShflDownAsc || w == WarpStage::SmemDivergent || w == WarpStage::SmemStrided;
+    if (up) {
+        for (unsigned off = 1; off < active; off *= 2)
+            for (unsigned l = 0; l + off < active; l += 2 * off) v[l] = v[l] + v[l + off];
+    } else {
+        for (unsigned off = top_offset(active); off > 0; off /= 2)
+            for (unsigned l = 0; l < off && l + off < active; ++l) v[l] = v[l] + v[l + off];
+    }
+    return v[0];
+}
+// The values of one block's threads: each warp's tree, then warp 0's tree over the warp partials.
+float block_tree(WarpStage w, const std::vector<float>& v) {
+    std::vector<float> partials;
+    for (size_t first = 0; first < v.size(); first += 32)
+        partials.push_back(warp_tree(w, std::vector<float>(v.begin() + long(first), v.begin() + long(std::min(v.size(), first + 32)))));
+    return partials.size() == 1 ? partials[0] : warp_tree(w, partials);
+}
+// A schedule with contiguous items and warp partials, replayed from its stages as the generated source runs them.
+float replay_schedule(const Schedule& s, const std::vector<float>& x) {
+    REQUIRE(s.assign == Assign::Contiguous);
+    REQUIRE(s.block_stage == BlockStage::WarpPartials);
+    const uint64_t n = x.size(), B = s.block;
+    const uint64_t G = (n + B * s.items - 1) / (B * s.items), chunk = (n + G * B - 1) / (G * B);
+    if (s.grid_stage == GridStage::AtomicElement) {  // emission order: block by block, item by item, thread by thread
+        float mem = 0.0f;
+        for (uint64_t b = 0; b < G; ++b)
+            for (uint64_t k = 0; k < chunk; ++k)
+                for (uint64_t t = 0; t < B; ++t)
+                    if (const uint64_t i = (b * B + t) * chunk + k; i < std::min(n, (b * B + t + 1) * chunk)) mem = mem + x[i];
+        return mem;
+    }
+    std::vector<float> partials(G);
+    for (uint64_t b = 0; b < G; ++b) {
+        std::vector<float> v(B);
+        for (uint64_t t = 0; t < B; ++t) {
+            const uint64_t g = b * B + t;
+            v[t] = thread_value(s.accum, x, std::min(n, g * chunk), std::min(n, (g + 1) * chunk));
+        }
+        partials[b] = block_tree(s.warp, v);
+    }
+    if (G == 1) return partials[0];
+    if (s.grid_stage == GridStage::AtomicBlock) {  // one atomic per block, in block order, from the identity
+        float mem = 0.0f;
+        for (float p : partials) mem = mem + p;
+        return mem;
+    }
+    // two-pass, last-block, cooperative: min(block, grid) threads take consecutive partials, then one block's tree
+    const uint64_t P = std::min(B, G), per = (G + P - 1) / P;
+    std::vector<float> v(P, 0.0f);
+    for (uint64_t t = 0; t < P; ++t)
+        for (uint64_t k = 0; k < per && t * per + k < G; ++k) v[t] = k == 0 ? partials[t * per + k] : v[t] + partials[t * per + k];
+    return block_tree(s.warp, v);
+}
+}  // namespace
+
 TEST_CASE("deterministic schedules give identical bits on every run, each accumulation its own") {
     for (Accum a : all_accums())
         for (GridStage g : {GridStage::TwoPass, GridStage::LastBlock, GridStage::Cooperative}) {
@@ -356,7 +465,36 @@ TEST_CASE("deterministic schedules give identical bits on every run, each accumu
         }
     }
     CHECK(checked == 2);
-    CHECK(std::fabs(a.exact - double(wide)) <= 1e-6 * a.abs_sum);  // the exact sum against an 64-bit-mantissa sum
+    // The exact sum against a 64-bit-mantissa sum: that sum is within (n-1)*2^-64*sum|x| of exact, and a.exact
+    // within half an ulp of double (2^-53*|exact| <= 2^-53*sum|x|).
+    long double abs_sum = 0.0L;
+    for (size_t i = 0; i < in.size(); ++i) abs_sum += std::fabs((long double)in.value(i));
+    const long double tolerance = ((s.n - 1) * 0x1.0p-64L + 0x1.0p-53L) * abs_sum * (1 + 0x1.0p-50L);
+    CHECK(std::fabs((long double)a.exact - wide) <= tolerance);
+    CHECK(tolerance < 2e-15L * abs_sum);  // what the math allows, not 1e-6
+
+    // Every row against its order replayed here in plain float arithmetic (atomic rows: the emulator's own order,
+    // blocks or threads in emission order, which is the row's first run).
+    std::vector<float> x(in.size());
+    for (size_t i = 0; i < in.size(); ++i) x[i] = float(in.value(i));
+    size_t replayed = 0;
+    for (const NumericsRow& r : a.rows) {
+        CAPTURE(r.label);
+        float expect = 0.0f;
+        if (r.group == RowGroup::Serial) {
+            if (r.label.starts_with("serial left-to-right")) expect = left_to_right;
+            else if (r.label.starts_with("serial Kahan")) expect = kahan_sum(x);
+            else if (r.label.starts_with("serial f64")) expect = wide_sum_once(x);
+            else if (r.label.starts_with("pairwise, whole array")) expect = pairwise_sum(x, 0, x.size());
+            else FAIL("a serial row this test does not know: " << r.label);
+        } else {
+            expect = replay_schedule(r.variant, x);
+        }
+        CHECK(uint32_t(r.bits) == std::bit_cast<uint32_t>(expect));
+        ++replayed;
+    }
+    CHECK(replayed == a.rows.size());
+    CHECK(replayed == 4 + 1 + 5 + 3 + 4);  // serial, chosen, the other warp trees, accumulations, grid stages
 }
 
 TEST_CASE("emulated atomic completion orders give more than one bit pattern on an input built for it") {
