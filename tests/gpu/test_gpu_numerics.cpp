@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 #include <set>
+#include <vector>
 #include "core/analysis.h"
 #include "core/emulator.h"
 #include "core/numerics.h"
@@ -13,6 +14,33 @@
 
 using namespace rl;
 using rl::test::same_events;
+
+namespace {
+
+// Each block's partial, the operand of its atomic, in block order: from the emulator's trace, whose block stage is
+// the GPU's (the equality suite compares them event for event).
+std::vector<float> block_partials(const Trace& emu) {
+    std::vector<float> out;
+    for (const Event& e : canonical_events(emu))
+        if (e.kind == EventKind::Atomic) out.push_back(unpack_value<float>(emu.events[e.dep[1]].value));
+    return out;
+}
+
+// The sum the atomics give when they land in `positions` (atomic i, in block order, lands at positions[i]): a
+// plain loop of float adds from 0 in that order, as an atomicAdd chain on one word computes it.
+float replay_sum(const std::vector<float>& partials, const std::vector<uint32_t>& positions) {
+    REQUIRE(positions.size() == partials.size());
+    std::vector<uint32_t> block_at(partials.size());
+    for (uint32_t b = 0; b < positions.size(); ++b) {
+        REQUIRE(positions[b] < block_at.size());
+        block_at[positions[b]] = b;
+    }
+    float sum = 0.0f;
+    for (uint32_t b : block_at) sum = sum + partials[b];
+    return sum;
+}
+
+}  // namespace
 
 TEST_CASE("deterministic schedules: every accumulation choice gives identical bits over GPU runs, equal to the emulator's") {
     constexpr int kRuns = 10;
@@ -82,12 +110,22 @@ TEST_CASE("atomic-block on an input built for it: the GPU's block completion ord
     for (const NumericsRow& r : rep.rows)
         if (r.chosen) chosen = &r;
     REQUIRE(chosen);
+    // Each run's result is the order its atomics landed in, replayed on the CPU with the blocks' partials.
+    const std::vector<float> partials = block_partials(emulate(s, in));
+    REQUIRE(partials.size() == G);
     std::vector<uint64_t> all;
+    int replayed = 0;
     for (int r = 0; r < kRuns; ++r) {
-        uint64_t v = cuda::capture_trace(s, in).result_value;
+        const Trace gpu = cuda::capture_trace(s, in);
+        const uint64_t v = gpu.result_value;
         bits.insert(v);
         all.push_back(v);
+        const float again = replay_sum(partials, cuda::atomic_positions_of(gpu));
+        replayed += pack_value(again) == v;
+        CHECK_MESSAGE(pack_value(again) == v, "run " << r << ": the GPU gave " << unpack_value<float>(v)
+                                                      << ", its atomics' order replayed gives " << again);
     }
+    CHECK(replayed == kRuns);
     NumericsRow row = *chosen;
     set_runs(row, rep, all, "GPU");
     MESSAGE(bits.size() << " distinct bit patterns over " << kRuns << " GPU runs of atomic-block; worst error "
