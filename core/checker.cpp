@@ -332,12 +332,22 @@ private:
         for (size_t m = k; m < j; ++m) {
             const Event& e = t_.events[sh[m]];
             const uint32_t src = e.source_lane();
-            if (src >= 32 || src == e.lane() || !used_[sh[m]]) continue;  // past the warp: the caller's own value
-            const uint32_t bit = 1u << src;
-            if (!(existing & bit)) absent |= bit;
-            else if (!(executed & bit)) skipping |= bit;
-            else if (!(e.aux & bit)) unnamed |= bit;
-            else continue;
+            if (!used_[sh[m]]) continue;
+            const bool own = src >= 32 || src == e.lane();  // past the warp: the caller's own value
+            const uint32_t bit = own ? 0u : 1u << src;
+            if (!own && !(existing & bit)) absent |= bit;
+            else if (!own && !(executed & bit)) skipping |= bit;
+            else if (!own && !(e.aux & bit)) unnamed |= bit;
+            else {
+                // The source lane held the value: undefined only if no write ever reached its register.
+                if (reads_unwritten(e, e.dep[0]))
+                    add(HazardKind::UninitialisedTail, sh[m], 1u << e.lane(),
+                        "in " + where + ", lane " + std::to_string(e.lane()) + " reads " +
+                            (own ? std::string("its own register") : "the register of lane " + std::to_string(src)) +
+                            ", which no event ever wrote: it holds whatever was there",
+                        true);
+                continue;
+            }
             readers |= 1u << e.lane();
             if (first_ev == kNoEvent) first_ev = sh[m];
         }
@@ -356,6 +366,40 @@ private:
     }
 
     // ---- 5. values -------------------------------------------------------------------------------
+    // An operand with no producing event whose value the recorder flags undefined: the event read storage
+    // that no write reached (the recorders carry that shadow from the storage to the read; a value computed
+    // from it keeps the flag but names its producer, so only the first read is found).
+    static bool reads_unwritten(const Event& e, uint32_t dep) { return dep == kNoEvent && (e.flags & kUndefined); }
+
+    // Events that take a thread's register as an operand: the value it stores, writes or combines.
+    void register_reads(uint32_t i, const Event& e) {
+        const std::string who = "thread " + std::to_string(e.thread) + " of block " + std::to_string(e.block);
+        const char* tail = ", which no event ever wrote: it holds whatever was there";
+        switch (e.kind) {
+            case EventKind::SharedStore:
+                if (reads_unwritten(e, e.dep[0]))
+                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
+                        who + " stores its register to shared slot " + std::to_string(e.detail) + tail, true);
+                break;
+            case EventKind::BlockPartial:
+            case EventKind::FinalStore:
+                if (reads_unwritten(e, e.dep[0]))
+                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
+                        who + " writes its register to global memory" + tail, true);
+                break;
+            case EventKind::Atomic:
+                if (reads_unwritten(e, e.dep[1]))
+                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
+                        who + " adds its register to the output atomically" + tail, true);
+                break;
+            case EventKind::Combine:
+                if (reads_unwritten(e, e.dep[0]) || reads_unwritten(e, e.dep[1]))
+                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(), who + " combines its register" + tail, true);
+                break;
+            default: break;
+        }
+    }
+
     void values() {
         const uint64_t identity = identity_bits(t_.schedule.op, t_.schedule.type);
         const std::string op(to_string(t_.schedule.op));
@@ -369,6 +413,7 @@ private:
                     true);
             } else if (e.kind == EventKind::IdentityFill) {
                 const std::string who = "thread " + std::to_string(e.thread) + " has no element";
+                // A declaration recorded without a value (a student kernel's `rl::Value<T> v;`).
                 if (e.flags & kUndefined)
                     add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
                         who + " and its register was never set: it holds whatever was there", true);
@@ -387,6 +432,7 @@ private:
                             format_value(t_.schedule.op, t_.schedule.type, operand) + " into " +
                             format_value(t_.schedule.op, t_.schedule.type, e.value));
             }
+            register_reads(i, e);
         }
     }
 

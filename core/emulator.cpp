@@ -51,7 +51,7 @@ class Emulator {
         uint8_t fl;
     };
     struct Slot {
-        Val cur{}, prev{};
+        Val cur{}, prev{};  // the latest store and the one before it (the unwritten state before any)
         uint32_t writer = 0, block_sync = 0, warp_sync = 0, level = 0;
         bool written = false;
         uint32_t prev_level = 0;
@@ -73,12 +73,15 @@ public:
         V zero = unpack_value<V>(0);
         identity_ = s.has(Bug::WrongIdentity) ? zero : OpT::identity();
         poison_ = unpack_value<V>(kPoisonBits);
+        unwritten_reg_ = {poison_, kNoEvent, kUnwrittenRegister};
+        unwritten_mem_ = {poison_, kNoEvent, kUnwrittenMemory};
     }
 
     void run() {
         // Every block runs the same steps, so block 0's event count sizes the whole buffer.
         t_.events.reserve(size_t(std::min<uint64_t>(estimate_trace(s_).events, 1u << 16)));
-        partial_.assign(gstage_ == GridStage::AtomicElement ? 0 : G_, Val{});
+        partial_.assign(gstage_ == GridStage::AtomicElement ? 0 : G_, unwritten_mem_);
+        fenced_.assign(partial_.size(), 0);
         const uint32_t W = s_.warps_per_block();
         for (block_ = 0; block_ < G_; ++block_) {
             finisher_ = 0;
@@ -130,6 +133,9 @@ private:
     GridStage gstage_{};
     bool shuffle_ = false, unbounded_ = false, barrier_broken_ = false;
     V identity_{}, poison_{};
+    // Shadow state, as MemorySanitizer keeps it: storage no write has reached holds the poison, no
+    // producing event and an undefined flag; only a write replaces that, and reads carry it on.
+    Val unwritten_reg_{}, unwritten_mem_{};
 
     uint32_t block_ = 0;
     uint16_t step_ = 0, grid_step_ = 0;
@@ -139,7 +145,8 @@ private:
     std::vector<Slot> smem_;
     uint32_t block_sync_ = 0;
     std::vector<uint32_t> warp_sync_;
-    std::vector<Val> partial_;
+    std::vector<Val> partial_;       // the block partials in global memory
+    std::vector<uint8_t> fenced_;    // blocks that ran __threadfence() between their partial and ticket
     std::vector<uint32_t> atomics_;  // atomic events in emission order
     // Thread-stage accumulators of the current block (core/accum.h), beside the registers in reg_.
     std::vector<KahanState<A>> kahan_;
@@ -180,20 +187,21 @@ private:
         return {r, emit(EventKind::Combine, thread, 0, 0, a.ev, b.ev, r, fl), fl};
     }
 
-    // The value a thread without data starts from: the identity, or (bug) an uninitialised register.
-    Val identity_fill(uint32_t thread) {
-        if (s_.has(Bug::UninitTail)) {
-            uint32_t ev = emit(EventKind::IdentityFill, thread, 0, 0, kNoEvent, kNoEvent, poison_, kUndefined);
-            return {poison_, ev, kUndefined};
-        }
+    // A thread without data writes the identity into its register. Under uninit-tail the program has no
+    // such line (`Value v; if (i < n) v = in[i];`): the register stays as declared, unwritten, and the
+    // first event that reads it records the undefined value it holds.
+    void identity_fill(uint32_t thread) {
+        if (s_.has(Bug::UninitTail)) return;
         uint32_t ev = emit(EventKind::IdentityFill, thread, 0, 0, kNoEvent, kNoEvent, identity_, kIdentity);
-        return {identity_, ev, kIdentity};
+        reg_[thread] = {identity_, ev, kIdentity};
     }
 
     // ---- 2. shared memory with a happens-before check ---------------------------------------
     void reset_block(uint32_t threads) {
-        reg_.assign(threads, Val{identity_, kNoEvent, kIdentity});
-        smem_.assign(32 * ((threads + 31) / 32) + 32, Slot{});
+        reg_.assign(threads, unwritten_reg_);
+        Slot fresh;
+        fresh.cur = fresh.prev = unwritten_mem_;
+        smem_.assign(32 * ((threads + 31) / 32) + 32, fresh);
         block_sync_ = 0;
         warp_sync_.assign((threads + 31) / 32, 0);
     }
@@ -212,25 +220,20 @@ private:
         sl.written = true;
     }
 
-    // A load sees the latest store, unless (volatile-unroll) the writer's store of the previous level
-    // has not reached it yet: without __syncwarp nothing orders it, so that is a legal order to pick.
-    Val read_slot(uint32_t slot, uint32_t thread, uint32_t level = 0, bool lagging = false) {
+    // A load sees the latest store (a slot never stored holds the unwritten state), unless the writer's
+    // store of the previous level of a warp tree races with it: with no __syncwarp between them (the
+    // volatile unroll) nothing orders that store first, and the emulator picks the legal order where the
+    // lane still sees the slot's older contents.
+    Val read_slot(uint32_t slot, uint32_t thread, uint32_t level = 0) {
         Slot& sl = smem_[slot];
-        if (!sl.written) {
-            uint32_t ev = emit(EventKind::SharedLoad, thread, slot, 0, kNoEvent, kNoEvent, poison_, kUndefined | kStale);
-            return {poison_, ev, uint8_t(kUndefined | kStale)};
-        }
-        bool same_warp = sl.writer / 32 == thread / 32;
-        bool race = sl.writer != thread &&
-                    (same_warp ? sl.warp_sync == warp_sync_[thread / 32] : sl.block_sync == block_sync_);
         Val got = sl.cur;
         uint8_t extra = 0;
-        if (race && lagging && level > 0 && sl.level + 1 == level) {
-            got = sl.prev;  // the previous level's store is not yet visible to this lane
-            extra = kStale;
-            if (got.ev == kNoEvent) {
-                got.v = poison_;
-                extra |= kUndefined;
+        if (sl.written && sl.writer != thread && level > 0 && sl.level + 1 == level) {
+            const bool same_warp = sl.writer / 32 == thread / 32;
+            const bool race = same_warp ? sl.warp_sync == warp_sync_[thread / 32] : sl.block_sync == block_sync_;
+            if (race) {
+                got = sl.prev;
+                extra = kStale;
             }
         }
         uint8_t fl = uint8_t(got.fl | extra);
@@ -299,7 +302,7 @@ private:
         }
         step_ = 0;
         for (uint32_t tid = 0; tid < threads; ++tid)
-            if (!has[tid]) reg_[tid] = identity_fill(tid);
+            if (!has[tid]) identity_fill(tid);
     }
 
     // One item into thread tid's accumulator under the schedule's accumulation choice (core/accum.h).
@@ -426,7 +429,6 @@ private:
 
     void smem_reduce(uint32_t w, uint32_t active, uint32_t widest, bool store_first, uint32_t base_slot) {
         const uint16_t base = step_;
-        const bool lag = s_.has(Bug::VolatileUnroll);
         if (store_first) {
             for (uint32_t lane = 0; lane < active; ++lane) write_slot(base_slot + lane, 32 * w + lane, reg_[32 * w + lane]);
             warp_sync(w, false);
@@ -450,8 +452,8 @@ private:
                 }
                 if (a + stride >= active) continue;
                 uint32_t thread = 32 * w + lane;
-                Val x = read_slot(base_slot + a, thread, level + 1, lag);
-                Val y = read_slot(base_slot + a + stride, thread, level + 1, lag);
+                Val x = read_slot(base_slot + a, thread, level + 1);
+                Val y = read_slot(base_slot + a + stride, thread, level + 1);
                 Val c = combine(thread, x, y);
                 write_slot(base_slot + a, thread, c, level + 1);
                 reg_[thread] = c;
@@ -592,7 +594,10 @@ private:
         if (gstage_ == GridStage::LastBlock) {
             uint32_t ticket = opt_.tickets.empty() ? block_ : opt_.tickets.at(block_);
             // __threadfence() makes the partial visible to every block before the ticket can be seen.
-            if (!s_.has(Bug::MissingThreadfence)) emit(EventKind::Fence, 0, 0, 0, kNoEvent, kNoEvent, identity_, 0);
+            if (!s_.has(Bug::MissingThreadfence)) {
+                emit(EventKind::Fence, 0, 0, 0, kNoEvent, kNoEvent, identity_, 0);
+                fenced_[block_] = 1;
+            }
             emit(EventKind::Ticket, 0, 0, ticket, ev, kNoEvent, partial.v, 0);
             ++step_;
         } else if (gstage_ == GridStage::Cooperative) {
@@ -625,22 +630,24 @@ private:
         const uint64_t Kp = (uint64_t(G_) + P - 1) / P;
         step_ = grid_step_;
         std::vector<uint8_t> has(P, 0);
-        // missing-threadfence: nothing orders a block's partial before its ticket, so a legal order is
-        // the one where the partial of the block that finished just before the last one (ticket G-2)
-        // is not visible yet when the last block reads it: it sees the slot's older contents.
+        // A block that ran no fence between its partial and its ticket: nothing orders the partial before
+        // the ticket, so a legal order is the one where the partial of the block that finished just before
+        // the last one (ticket G-2) is not visible yet when the last block reads it: it sees the slot's
+        // older contents (unwritten).
         uint64_t stale = G_;
-        if (s_.has(Bug::MissingThreadfence) && G_ >= 2) {
-            stale = G_ - 2;
+        if (gstage_ == GridStage::LastBlock && G_ >= 2) {
+            uint32_t before_last = G_ - 2;
             if (!opt_.tickets.empty())
                 for (uint32_t b = 0; b < G_; ++b)
-                    if (opt_.tickets[b] == G_ - 2) stale = b;
+                    if (opt_.tickets[b] == G_ - 2) before_last = b;
+            if (!fenced_[before_last]) stale = before_last;
         }
         for (uint64_t k = 0; k < Kp; ++k) {
             for (uint32_t tid = 0; tid < P; ++tid) {
                 uint64_t idx = assign_ == Assign::Contiguous ? tid * Kp + k : tid + k * P;
                 if (idx >= G_) continue;
                 Val p = partial_[idx];
-                if (idx == stale) p = {poison_, kNoEvent, uint8_t(kUndefined | kStale)};
+                if (idx == stale) p = unwritten_mem_;
                 Val ld{p.v, emit(EventKind::PartialLoad, tid, uint32_t(k), uint32_t(idx), p.ev, kNoEvent, p.v, p.fl), p.fl};
                 reg_[tid] = has[tid] ? combine(tid, reg_[tid], ld) : ld;
                 has[tid] = 1;
@@ -650,7 +657,7 @@ private:
         uint16_t fill_step = step_;
         step_ = grid_step_;
         for (uint32_t tid = 0; tid < P; ++tid)
-            if (!has[tid]) reg_[tid] = identity_fill(tid);
+            if (!has[tid]) identity_fill(tid);
         step_ = fill_step;
         const uint32_t W = (P + 31) / 32;
         for (uint32_t w = 0; w < W; ++w) warp_reduce(w, std::min(32u, P - 32 * w), std::min(32u, P), true);

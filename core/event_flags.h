@@ -20,6 +20,12 @@ enum EventFlag : uint8_t {
 // kernels record it for such a read that nothing uses, so both traces agree there).
 constexpr uint64_t kPoisonBits = 0xdeadbeefdeadbeefull;
 
+// The shadow of storage that no write has reached (MemorySanitizer's poisoned bytes): only a write
+// replaces it, a read carries it on. An unwritten register is undefined; shared or global memory no store
+// reached is undefined and, when read, older than the store the program meant the load to see.
+constexpr uint8_t kUnwrittenRegister = kUndefined;
+constexpr uint8_t kUnwrittenMemory = kUndefined | kStale;
+
 // Flags that travel from operands to the value computed from them.
 constexpr uint8_t kTaintFlags = kUndefined | kStale | kOrderViolated;
 

@@ -150,11 +150,87 @@ TEST_CASE("bug unbounded-source: exact mask, but lanes read past the participati
 }
 
 TEST_CASE("bug uninit-tail: threads without elements keep an uninitialised register") {
+    // Threads 30-31 have no element and never write their register (no identity fill is recorded). The
+    // first reads of those registers that anything uses: at offset 16, lanes 14-15 read lanes 30-31.
+    // (Lanes 30-31 also receive their own value past the warp, and lanes 22-23 read them at offset 8,
+    // but nothing uses those values.)
     Case c = run(with(30, 32), Bug::UninitTail);
-    expect_exactly(c.on, {{HazardKind::UninitialisedTail, 0, 0, 3u << 30, [](const Event& e) {
-                               return e.kind == EventKind::IdentityFill && e.thread == 30;
-                           }}});
+    expect_exactly(c.on, {{HazardKind::UninitialisedTail, 0, 0, 3u << 14, shuffle_at(c.on, Scope::Warp, 0, 16, 3u << 14)}});
+    for (const Event& e : c.on.events) CHECK(e.kind != EventKind::IdentityFill);
+    for (const Event& e : c.on.events)
+        if (e.kind == EventKind::Shuffle && e.shuffle_offset() == 16 && (e.lane() == 14 || e.lane() == 15)) {
+            CHECK(e.dep[0] == kNoEvent);  // no event wrote the register it read
+            CHECK(e.value == pack_value(unpack_value<float>(kPoisonBits)));
+            CHECK((e.flags & kUndefined) != 0);
+        }
     CHECK(c.a_on.verdict == Verdict::Undefined);
+    CHECK((c.on.result_flags & kUndefined) != 0);
+}
+
+TEST_CASE("bug uninit-tail: a shared-memory warp tree stores the unwritten registers; a store-load round trip keeps them undefined") {
+    Schedule s = with(30, 32);
+    s.warp = WarpStage::SmemSequential;
+    Case c = run(s, Bug::UninitTail);
+    // threads 30-31 store their never-written registers to slots 30-31 before the first __syncwarp()
+    expect_exactly(c.on, {{HazardKind::UninitialisedTail, 0, 0, 3u << 30, [](const Event& e) {
+                               return e.kind == EventKind::SharedStore && e.thread == 30;
+                           }}});
+    // the slot's shadow is the value stored: the load of slot 30 reads that store and stays undefined,
+    // and so does the combine that takes it (the other operand is defined)
+    bool round_trip = false;
+    for (uint32_t i = 0; i < c.on.events.size(); ++i) {
+        const Event& e = c.on.events[i];
+        if (e.kind != EventKind::SharedLoad || e.detail != 30) continue;
+        REQUIRE(e.dep[0] != kNoEvent);
+        CHECK(c.on.events[e.dep[0]].kind == EventKind::SharedStore);
+        CHECK(c.on.events[e.dep[0]].thread == 30);
+        CHECK((e.flags & kUndefined) != 0);
+        for (const Event& u : c.on.events)
+            if (u.kind == EventKind::Combine && (u.dep[0] == i || u.dep[1] == i)) {
+                const uint32_t other = u.dep[0] == i ? u.dep[1] : u.dep[0];
+                CHECK((c.on.events[other].flags & kUndefined) == 0);
+                CHECK((u.flags & kUndefined) != 0);
+                round_trip = true;
+            }
+    }
+    CHECK(round_trip);
+    CHECK(c.a_on.verdict == Verdict::Undefined);
+}
+
+TEST_CASE("bug uninit-tail: the hazard follows the reads of never-written registers, not the bug's name") {
+    SUBCASE("no thread lacks data: the same trace as without the bug, and no hazard") {
+        for (Schedule s : {with(64, 32), with(96, 32)}) {
+            s.grid = uint32_t(s.n / 32);  // every thread of every block loads an element
+            CAPTURE(describe(s));
+            Case c = run(s, Bug::UninitTail);
+            CHECK(c.on.hazards.empty());
+            CHECK(check_trace(stripped(c.on)).empty());
+            REQUIRE(c.on.events.size() == c.off.events.size());
+            for (size_t i = 0; i < c.on.events.size(); ++i) {
+                CHECK(c.on.events[i].kind == c.off.events[i].kind);
+                CHECK(c.on.events[i].value == c.off.events[i].value);
+                CHECK(c.on.events[i].flags == c.off.events[i].flags);
+            }
+            CHECK(c.a_on.verdict == Verdict::Exact);
+        }
+    }
+    SUBCASE("every first-pass thread has data, but the finishing block's threads past the partials do not") {
+        // 4 blocks of 64 threads, 256 elements: the first pass has no tail. The block-wide tree's finishing
+        // stage runs 64 threads over the 4 partials: threads 4-63 have none and store unwritten registers.
+        Schedule s = with(256, 64);
+        s.grid = 4;
+        s.block_stage = BlockStage::SmemTreeShfl;
+        Case c = run(s, Bug::UninitTail);
+        expect_exactly(c.on, {{HazardKind::UninitialisedTail, 4, 0, 0xfffffff0u, [](const Event& e) {
+                                   return e.kind == EventKind::SharedStore && (e.flags & kFinisher) && e.thread == 4;
+                               }},
+                              {HazardKind::UninitialisedTail, 4, 1, 0xffffffffu, [](const Event& e) {
+                                   return e.kind == EventKind::SharedStore && (e.flags & kFinisher) && e.thread == 32;
+                               }}});
+        for (const Event& e : c.on.events)
+            if (!(e.flags & kFinisher)) CHECK((e.flags & kUndefined) == 0);
+        CHECK(c.a_on.verdict == Verdict::Undefined);
+    }
 }
 
 TEST_CASE("bug wrong-identity: 0 as the identity of max over negative data gives 0") {
@@ -404,6 +480,47 @@ TEST_CASE("bug missing-threadfence: no fence between partial and ticket; the las
                  }});
     expect_exactly(c.on, x);
     CHECK(c.a_on.verdict == Verdict::Undefined);
+}
+
+TEST_CASE("bug missing-threadfence: the stale partial is the slot's unwritten contents, for the block the tickets name") {
+    // Blocks draw tickets 1, 3, 0, 2: block 1 finishes last and runs the finishing stage; block 3 drew the
+    // ticket before it, and without its fence its partial may not be visible yet: the last block reads what
+    // the slot held before any store (the unwritten shadow), while every fenced or earlier partial is seen.
+    Schedule s = with(256, 64);
+    s.grid_stage = GridStage::LastBlock;
+    EmulatorOptions opt;
+    opt.tickets = {1, 3, 0, 2};
+    for (bool bug : {false, true}) {
+        CAPTURE(bug);
+        s.bugs = bug ? uint16_t(Bug::MissingThreadfence) : 0;
+        const Trace t = emulate(s, make_input(s), opt);
+        CHECK(t.finisher_block == 1);
+        std::vector<uint32_t> partial_of(4, kNoEvent);
+        for (uint32_t i = 0; i < t.events.size(); ++i)
+            if (t.events[i].kind == EventKind::BlockPartial) partial_of[t.events[i].block] = i;
+        size_t loads = 0;
+        for (const Event& e : t.events) {
+            if (e.kind != EventKind::PartialLoad) continue;
+            ++loads;
+            const bool stale = bug && e.aux == 3;
+            CHECK(e.dep[0] == (stale ? kNoEvent : partial_of[e.aux]));
+            CHECK((e.flags & (kUndefined | kStale)) == (stale ? (kUndefined | kStale) : 0));
+            if (stale) CHECK(e.value == pack_value(unpack_value<float>(kPoisonBits)));
+        }
+        CHECK(loads == 4);
+        CHECK(((t.result_flags & kUndefined) != 0) == bug);
+        std::vector<Expected> x;
+        if (bug) {
+            for (uint32_t b = 0; b < 4; ++b)
+                x.push_back({HazardKind::MissingThreadfence, b, 0, 1u, [b](const Event& e) {
+                                 return e.kind == EventKind::Ticket && e.block == b;
+                             }});
+            x.push_back({HazardKind::StalePartialRead, 1, 0, 1u << 3, [](const Event& e) {
+                             return e.kind == EventKind::PartialLoad && e.aux == 3;
+                         }});
+        }
+        expect_exactly(t, x);
+    }
 }
 
 TEST_CASE("bugs are refused where they cannot apply, with the reason") {
