@@ -33,6 +33,12 @@
 #include "core/quiz.h"
 #include "core/numerics.h"
 #include <QTableWidget>
+#include <QImage>
+#include <QXmlStreamReader>
+#include <set>
+#include "app/qt/canvas_widget.h"
+#include "core/trace_io.h"
+#include "../support/helpers.h"
 
 using namespace rl;
 
@@ -54,6 +60,35 @@ QByteArray head(const QString& path, int n) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     return f.read(n);
+}
+
+// The values each page of the eight-thread handout lists, worked by hand from the inputs 1..8: the loads, shfl_down
+// offset 4 (1+5, 2+6, 3+7, 4+8), offset 2 (6+10, 8+12), offset 1 (16+20), the final store.
+const char* const kEightThreadsPages[] = {
+    "Values after this step: 1, 2, 3, 4, 5, 6, 7, 8", "Values after this step: 6, 8, 10, 12",
+    "Values after this step: 16, 20", "Values after this step: 36", "Values after this step: 36"};
+
+// The text of each page of a PDF (pdftotext; pages end with a form feed), or {} when it cannot be read.
+QStringList pdf_page_texts(const QString& path) {
+    QProcess p;
+    p.start("pdftotext", {"-layout", path, "-"});
+    if (!p.waitForFinished(20000) || p.exitCode() != 0) return {};
+    QStringList pages = QString::fromUtf8(p.readAllStandardOutput()).split('\f');
+    if (!pages.isEmpty() && pages.back().trimmed().isEmpty()) pages.pop_back();
+    return pages;
+}
+
+// The texts of an SVG's <text> elements, and its viewBox.
+QStringList svg_texts(const QByteArray& svg, QString* view_box) {
+    QStringList out;
+    QXmlStreamReader r(svg);
+    while (!r.atEnd()) {
+        r.readNext();
+        if (!r.isStartElement()) continue;
+        if (r.name() == QLatin1String("svg")) *view_box = r.attributes().value("viewBox").toString();
+        if (r.name() == QLatin1String("text")) out << r.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+    }
+    return r.hasError() ? QStringList{"<not valid XML: " + r.errorString() + ">"} : out;
 }
 
 // Shortcuts reach a window only when it is active (Xvfb has no window manager to activate it).
@@ -232,19 +267,69 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QTest::qWait(100);
         const QString dir = RLAB_TEST_TMP;
+        const render::Scene& scene = w.canvas()->last_scene();
         QCOMPARE(w.export_png((dir + "/frame.png").toStdString()), std::string());
         QVERIFY(head(dir + "/frame.png", 8).startsWith("\x89PNG"));
+        // The PNG is the canvas as drawn: its size, and each value box of the scene in the box's colour (a band
+        // along the box's left edge, clear of the centred text).
+        const QImage png(dir + "/frame.png");
+        QCOMPARE(png.size(), w.canvas()->size() * w.canvas()->devicePixelRatio());
+        const double dpr = w.canvas()->devicePixelRatio();
+        int value_boxes = 0;
+        for (const render::SceneBox& b : scene.boxes) {
+            if (b.role != render::BoxRole::Value || b.pattern != render::Pattern::Solid) continue;
+            ++value_boxes;
+            int matching = 0, sampled = 0;
+            for (float y = b.y + b.h * 0.3f; y < b.y + b.h * 0.7f; y += 1.0f, ++sampled) {
+                const QColor px = png.pixelColor(int((b.x + 4) * dpr), int(y * dpr));
+                matching += std::abs(px.redF() - b.fill.r) < 0.02 && std::abs(px.greenF() - b.fill.g) < 0.02 &&
+                            std::abs(px.blueF() - b.fill.b) < 0.02;
+            }
+            QVERIFY2(sampled > 0 && matching * 2 > sampled, qPrintable(QString("value box of event %1").arg(b.event)));
+        }
+        QCOMPARE(value_boxes, 8);  // page 0: the eight loads
+        // The SVG is the same scene: its view box, and every text of the scene, no other.
         QCOMPARE(w.export_svg((dir + "/frame.svg").toStdString()), std::string());
-        const QByteArray svg = head(dir + "/frame.svg", 1 << 20);
-        QVERIFY(svg.contains("<svg"));
-        QVERIFY(svg.contains("36") || svg.contains(">1<"));
+        QString view_box;
+        QStringList svg = svg_texts(head(dir + "/frame.svg", 1 << 22), &view_box);
+        QCOMPARE(view_box, QString("0 0 %1 %2").arg(int(scene.width)).arg(int(scene.height)));
+        QStringList scene_texts;
+        for (const auto* texts : {&scene.texts, &scene.overlay_texts})
+            for (const render::SceneText& t : *texts) scene_texts << QString::fromStdString(t.text).trimmed();
+        svg.sort();
+        scene_texts.sort();
+        QCOMPARE(svg, scene_texts);
+        for (const char* load : {"1", "2", "3", "4", "5", "6", "7", "8"}) QVERIFY(svg.contains(load));
+        // The handout: one page per step of the example (load, shfl_down 4, 2, 1, the final store), each the step's.
         QCOMPARE(w.export_pdf((dir + "/handout.pdf").toStdString()), std::string());
         QVERIFY(head(dir + "/handout.pdf", 5) == "%PDF-");
-        QCOMPARE(pdf_pages(dir + "/handout.pdf"), int(c.pages.size()));
+        const Trace fresh = emulate(Schedule{});
+        QCOMPARE(int(fresh.step_count), 5);
+        QCOMPARE(int(c.pages.size()), 5);
+        QCOMPARE(pdf_pages(dir + "/handout.pdf"), 5);
+        const QStringList pages = pdf_page_texts(dir + "/handout.pdf");
+        QCOMPARE(pages.size(), 5);
+        for (int k = 0; k < pages.size(); ++k) {
+            QVERIFY2(pages[k].contains(kEightThreadsPages[k]), qPrintable(QString("page %1 lacks '%2'").arg(k + 1).arg(kEightThreadsPages[k])));
+            QVERIFY(pages[k].contains(QString("Step %1 of 5").arg(k + 1)));
+        }
+        // The trace read back is the one the classroom holds, event for event, and a fresh emulation's.
         QCOMPARE(w.export_json((dir + "/trace.json").toStdString()), std::string());
-        QVERIFY(head(dir + "/trace.json", 1 << 16).contains("\"events\""));
+        const Trace back = read_trace_file((dir + "/trace.json").toStdString());
+        QVERIFY(test::identical_events(back, c.lab.trace));
+        QVERIFY(test::identical_events(back, fresh));
+        QCOMPARE(back.result_value, fresh.result_value);
+        QCOMPARE(back.result_event, fresh.result_event);
+        QCOMPARE(back.events[back.result_event].kind, EventKind::FinalStore);
+        QCOMPARE(double(back.reference_exact), 36.0);  // 1 + 2 + ... + 8
+        // The Chrome trace: valid JSON, one complete event per trace event.
         QCOMPARE(w.export_chrome((dir + "/chrome.json").toStdString()), std::string());
-        QVERIFY(head(dir + "/chrome.json", 1 << 16).contains("traceEvents"));
+        QJsonParseError perr;
+        const QJsonDocument chrome = QJsonDocument::fromJson(head(dir + "/chrome.json", 1 << 24), &perr);
+        QCOMPARE(perr.error, QJsonParseError::NoError);
+        int complete = 0;
+        for (const QJsonValue& e : chrome.object()["traceEvents"].toArray()) complete += e.toObject()["ph"].toString() == "X";
+        QCOMPARE(complete, int(fresh.events.size()));
     }
 
     void presenter_mode() {
@@ -328,6 +413,23 @@ private slots:
         QVERIFY(doc.isObject());
         QVERIFY(doc.object().contains("boxes"));
         QVERIFY(!doc.object()["boxes"].toArray().isEmpty());
+        // The scene is the trace's at step 2: every load and the shuffle sums of steps 1-2 drawn as value boxes,
+        // nothing later.
+        const Trace t = test::run({{"n", "64"}, {"block", "32"}});
+        std::multiset<int> want_values, values, offsets;
+        for (uint32_t i = 0; i < t.events.size(); ++i) {
+            const Event& e = t.events[i];
+            if (e.step <= 2 && e.kind != EventKind::Shuffle && e.kind != EventKind::Barrier) want_values.insert(int(i));
+        }
+        for (const QJsonValue& b : doc.object()["boxes"].toArray())
+            if (b.toObject()["role"].toString() == "value") values.insert(b.toObject()["event"].toInt());
+        for (const QJsonValue& a : doc.object()["arrows"].toArray()) offsets.insert(a.toObject()["offset"].toInt());
+        QCOMPARE(values, want_values);
+        QCOMPARE(values.size(), size_t(64 + 32 + 16));  // 64 loads; 16 sums per block at offset 16, 8 at offset 8
+        // An arrow for each value that is used: lanes 0-15 of both warps at offset 16, lanes 0-7 at offset 8.
+        QCOMPARE(offsets.count(16), size_t(32));
+        QCOMPARE(offsets.count(8), size_t(16));
+        QCOMPARE(offsets.size(), size_t(48));
         p.start(RLAB_QT_EXE, {"--n", "64", "--block", "32", "--bench-frames", "5"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
@@ -347,13 +449,18 @@ private slots:
         p.start(RLAB_QT_EXE, {"--export-pdf", dir + "/cli.pdf", "--n", "8", "--block", "8"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
-        QVERIFY(pdf_pages(dir + "/cli.pdf") >= 2);
+        // Eight threads: load, three shuffles, the final store; a page each, the page's step named on it.
+        QCOMPARE(pdf_pages(dir + "/cli.pdf"), 5);
+        const QStringList pages = pdf_page_texts(dir + "/cli.pdf");
+        QCOMPARE(pages.size(), 5);
+        for (int k = 0; k < pages.size(); ++k) QVERIFY(pages[k].contains(kEightThreadsPages[k]));
         p.start(RLAB_QT_EXE, {"--n", "0", "--quit"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         const QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
         QVERIFY(!err.contains('\n'));
         QVERIFY(err.startsWith("reduction-lab-qt:"));
+        QVERIFY2(err.contains("--n 0"), qPrintable(err));
     }
 
     // The lesson browser follows lessons/course.txt; the last page offers the next lesson.
