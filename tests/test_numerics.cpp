@@ -2,6 +2,7 @@
 // accumulation choices as theory says, deterministic bits, atomic orders that differ.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <random>
@@ -518,6 +519,43 @@ TEST_CASE("emulated atomic completion orders give more than one bit pattern on a
     CHECK(total == 64);
     CHECK(chosen.within_bound);
     MESSAGE(chosen.patterns.size() << " distinct results over 64 emulated orders");
+    // Block b's partial is xs[32 b] (the rest of its block adds zeros, exactly). Every order of the sixteen
+    // partials, replayed here from +0 by plain f32 additions: each pattern the row reports must be one of them.
+    std::vector<float> partials(G);
+    for (uint32_t b = 0; b < G; ++b) partials[b] = float(xs[size_t(32) * b]);
+    std::set<uint32_t> reachable;
+    {
+        std::vector<float> order = partials;
+        std::sort(order.begin(), order.end());
+        do {  // the 16!/(4! 4! 8!) = 900900 distinct orders of the multiset
+            float mem = 0.0f;
+            for (float p : order) mem = mem + p;
+            reachable.insert(std::bit_cast<uint32_t>(mem));
+        } while (std::next_permutation(order.begin(), order.end()));
+    }
+    CHECK(reachable.size() > 1);
+    for (const BitPattern& p : chosen.patterns) {
+        CAPTURE(p.value);
+        CHECK(reachable.count(uint32_t(p.bits)) == 1);
+    }
+    // Orders drawn here, run by the emulator, and each replayed in an independent loop: the same bits.
+    std::mt19937_64 rng(266);
+    std::set<uint32_t> seen;
+    for (int k = 0; k < 64; ++k) {
+        std::vector<uint32_t> block_at(G);  // block_at[position] = the block whose atomic lands there
+        for (uint32_t b = 0; b < G; ++b) block_at[b] = b;
+        std::shuffle(block_at.begin(), block_at.end(), rng);
+        EmulatorOptions opt;
+        opt.atomic_positions.assign(G, 0);  // atomics are emitted block by block
+        for (uint32_t pos = 0; pos < G; ++pos) opt.atomic_positions[block_at[pos]] = pos;
+        float mem = 0.0f;
+        for (uint32_t pos = 0; pos < G; ++pos) mem = mem + partials[block_at[pos]];
+        const Trace t = emulate(s, make_input(s), opt);
+        CAPTURE(k);
+        CHECK(uint32_t(t.result_value) == std::bit_cast<uint32_t>(mem));
+        seen.insert(std::bit_cast<uint32_t>(mem));
+    }
+    CHECK(seen.size() > 1);
     // Two-pass over the same input: one fixed order, one pattern, the same bits every time.
     for (const NumericsRow& r : rep.rows)
         if (r.label == "two-pass") {
@@ -533,6 +571,42 @@ TEST_CASE("emulated atomic completion orders give more than one bit pattern on a
     NumericsReport el = compare_numerics(s, o);
     CHECK(el.rows[4].runs == 64);
     CHECK(el.rows[4].within_bound);
+    // 4 blocks of 8 threads, 3 consecutive elements each; the non-zero elements 0 (1e8), 32 (1) and 64 (-1e8)
+    // belong to threads 0, 10 and 21, so any order of those three is legal: 1e8 + 1 loses the 1 in f32.
+    std::set<uint32_t> reachable_el;
+    {
+        std::vector<float> three{1e8f, 1.0f, -1e8f};
+        std::sort(three.begin(), three.end());
+        do {
+            float mem = 0.0f;
+            for (float v : three) mem = mem + v;
+            reachable_el.insert(std::bit_cast<uint32_t>(mem));
+        } while (std::next_permutation(three.begin(), three.end()));
+    }
+    CHECK(reachable_el == std::set<uint32_t>{std::bit_cast<uint32_t>(0.0f), std::bit_cast<uint32_t>(1.0f)});
+    for (const BitPattern& p : el.rows[4].patterns) CHECK(reachable_el.count(uint32_t(p.bits)) == 1);
+    // Legal orders drawn here (each thread's three atomics keep their order), replayed element by element.
+    const InputData in_el = make_input(s);
+    std::vector<uint32_t> emitted;  // element of each atomic in emission order: block, item, thread
+    for (uint32_t b = 0; b < 4; ++b)
+        for (uint32_t k = 0; k < 3; ++k)
+            for (uint32_t t = 0; t < 8; ++t) emitted.push_back((b * 8 + t) * 3 + k);
+    for (int k = 0; k < 64; ++k) {
+        std::vector<uint32_t> owners;  // each thread three times, shuffled: its j-th turn runs its j-th element
+        for (uint32_t g = 0; g < 32; ++g) owners.insert(owners.end(), 3, g);
+        std::shuffle(owners.begin(), owners.end(), rng);
+        std::vector<uint32_t> turn(32, 0), element_at(96);
+        for (uint32_t pos = 0; pos < 96; ++pos) element_at[pos] = owners[pos] * 3 + turn[owners[pos]]++;
+        EmulatorOptions opt;
+        opt.atomic_positions.assign(96, 0);
+        for (uint32_t pos = 0; pos < 96; ++pos)
+            opt.atomic_positions[size_t(std::find(emitted.begin(), emitted.end(), element_at[pos]) - emitted.begin())] = pos;
+        float mem = 0.0f;
+        for (uint32_t pos = 0; pos < 96; ++pos) mem = mem + float(in_el.value(element_at[pos]));
+        const Trace t = emulate(s, in_el, opt);
+        CAPTURE(k);
+        CHECK(uint32_t(t.result_value) == std::bit_cast<uint32_t>(mem));
+    }
 }
 
 TEST_CASE("numerics and --accum refuse what they cannot do, in one line") {
