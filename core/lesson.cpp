@@ -66,6 +66,77 @@ std::string toml_scalar_text(const toml::node& n) {
     return {};
 }
 
+bool is_quantity_syntax(const std::string& s) {
+    if (s.empty() || !std::islower(static_cast<unsigned char>(s[0]))) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+    });
+}
+
+bool is_known_quantity(const std::string& name) {
+    const auto& names = quantity_names();
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The words the lab itself writes as values (yes, none, the verdicts, the schedule's value names such as f32 or
+// kahan): a bare word on the right of an expectation is read as text only when it is one of these; any other
+// bare word must name a quantity, so a misspelt name is an error instead of a text that never matches.
+const std::set<std::string>& value_words() {
+    static const std::set<std::string> words = [] {
+        std::set<std::string> w{"yes", "no", "none", "never", "nothing", "undefined"};
+        for (int v = 0; v <= int(Verdict::OrderViolated); ++v) w.insert(std::string(to_string(Verdict(v))));
+        for (const char* field : {"op", "type", "assign", "warp", "block-stage", "grid-stage", "input", "bug", "accum"}) {
+            const std::string all = allowed_values(field);
+            std::string word;
+            for (char c : all + " ") {
+                if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') word += c;
+                else if (!word.empty()) { w.insert(word); word.clear(); }
+            }
+        }
+        return w;
+    }();
+    return words;
+}
+
+std::string unknown_quantity(const std::string& name) {
+    std::string known;
+    for (const std::string& q : quantity_names())
+        if (q.rfind("bench_", 0) != 0) known += (known.empty() ? "" : ", ") + q;
+    return "unknown quantity '" + name + "' (known: " + known + ", bench_* as listed in core/lesson_bench.cpp)";
+}
+
+// "3, 8-31": a set of lanes 0-31 as a bit mask; nullopt when the text is not one.
+std::optional<uint32_t> parse_lane_set(const std::string& text) {
+    uint32_t mask = 0;
+    std::istringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        part.erase(0, part.find_first_not_of(' '));
+        part.erase(part.find_last_not_of(' ') + 1);
+        unsigned lo = 0, hi = 0;
+        char dash = 0, extra = 0;
+        const int got = std::sscanf(part.c_str(), "%u %c %u %c", &lo, &dash, &hi, &extra);
+        if (got == 1 && part.find_first_not_of("0123456789") == std::string::npos) hi = lo;
+        else if (!(got == 3 && dash == '-')) return std::nullopt;
+        if (lo > hi || hi > 31) return std::nullopt;
+        for (unsigned l = lo; l <= hi; ++l) mask |= 1u << l;
+    }
+    if (mask == 0) return std::nullopt;
+    return mask;
+}
+
+std::string lane_set_text(uint32_t mask) {
+    std::string out;
+    for (int l = 0; l < 32;) {
+        if (!(mask >> l & 1u)) { ++l; continue; }
+        int h = l;
+        while (h + 1 < 32 && (mask >> (h + 1) & 1u)) ++h;
+        out += (out.empty() ? "" : ", ") + std::to_string(l) + (h > l ? "-" + std::to_string(h) : "");
+        l = h + 1;
+    }
+    return out.empty() ? "none" : out;
+}
+
 struct Loader {
     std::string file;
     std::vector<LessonError>& errors;
@@ -163,17 +234,23 @@ struct Loader {
         } else if (auto* t = v.as_table()) {
             for (auto&& [k, x] : *t) {
                 const std::string key(k.str());
-                if (key == "kind" && x.is_string()) e.hazard_kind = *x.value<std::string>();
-                else if (key == "block" && x.is_integer()) e.hazard_block = long(*x.value<int64_t>());
-                else if (key == "warp" && x.is_integer()) e.hazard_warp = long(*x.value<int64_t>());
-                else if (key == "lane" && x.is_integer()) e.hazard_lane = long(*x.value<int64_t>());
-                else {
-                    error(k.source(), "hazard expectation: '" + key + "' is not one of kind (text), block, warp, lane (integers)");
+                long* place = key == "block" ? &e.hazard_block : key == "warp" ? &e.hazard_warp : key == "lane" ? &e.hazard_lane
+                            : key == "step" ? &e.hazard_step : key == "thread" ? &e.hazard_thread : nullptr;
+                if (key == "kind" && x.is_string()) {
+                    e.hazard_kind = *x.value<std::string>();
+                } else if (place && x.is_integer() && *x.value<int64_t>() >= 0 && *x.value<int64_t>() <= 0x7fffffff &&
+                           (key != "lane" || *x.value<int64_t>() <= 31)) {
+                    *place = long(*x.value<int64_t>());
+                } else if (key == "lanes" && x.is_string() && parse_lane_set(*x.value<std::string>())) {
+                    e.hazard_lanes = parse_lane_set(*x.value<std::string>());
+                } else {
+                    error(k.source(), "hazard expectation: '" + key + "' is not one of kind (text), step, block, warp, thread, "
+                                      "lane (0-31) (whole numbers), lanes (a text such as \"8-31\" or \"0, 4-7\")");
                     return false;
                 }
             }
         } else {
-            error(v.source(), "hazard expectation: expected a kind name or a table {kind, block, warp, lane}");
+            error(v.source(), "hazard expectation: expected a kind name or a table {kind, step, block, warp, thread, lane, lanes}");
             return false;
         }
         HazardKind hk;
@@ -183,10 +260,27 @@ struct Loader {
             error(v.source(), "unknown hazard kind '" + e.hazard_kind + "'; expected one of " + kinds);
             return false;
         }
+        // A hazard of the right kind anywhere proves little: the lesson says where the trace breaks the rule.
+        if (e.key == "hazard" && e.hazard_step < 0 && e.hazard_thread < 0 && e.hazard_lane < 0 && !e.hazard_lanes) {
+            error(v.source(), "hazard expectation '" + e.hazard_kind + "' names no place: give its step, thread, lane or "
+                              "lanes, e.g. { kind = \"" + e.hazard_kind + "\", step = 3 } (lessons/README.md)");
+            return false;
+        }
+        if (e.hazard_thread >= 0 && (e.hazard_warp >= 0 || e.hazard_lane >= 0 || e.hazard_lanes)) {
+            error(v.source(), "hazard expectation: 'thread' already names the warp and the lane; give thread, or warp with lane or lanes");
+            return false;
+        }
+        if (e.hazard_lane >= 0 && e.hazard_lanes) {
+            error(v.source(), "hazard expectation: give 'lane' (one lane among the hazard's) or 'lanes' (all of them), not both");
+            return false;
+        }
         e.written = e.key + " " + e.hazard_kind;
+        if (e.hazard_step >= 0) e.written += " step " + std::to_string(e.hazard_step);
         if (e.hazard_block >= 0) e.written += " block " + std::to_string(e.hazard_block);
         if (e.hazard_warp >= 0) e.written += " warp " + std::to_string(e.hazard_warp);
+        if (e.hazard_thread >= 0) e.written += " thread " + std::to_string(e.hazard_thread);
         if (e.hazard_lane >= 0) e.written += " lane " + std::to_string(e.hazard_lane);
+        if (e.hazard_lanes) e.written += " lanes " + lane_set_text(*e.hazard_lanes);
         return true;
     }
 
@@ -215,7 +309,7 @@ struct Loader {
                 continue;
             }
             if (std::find(names.begin(), names.end(), key) == names.end()) {
-                error(k.source(), "unknown expectation '" + key + "'; expected hazard, no_hazard or a quantity name (lessons/README.md)");
+                error(k.source(), unknown_quantity(key));
                 continue;
             }
             std::string rhs = toml_scalar_text(v);
@@ -234,10 +328,34 @@ struct Loader {
                 }
                 while (!rhs.empty() && rhs.front() == ' ') rhs.erase(rhs.begin());
             }
-            if (rhs.rfind("prev_", 0) == 0 && !has_prev)
-                error(v.source(), "expectation '" + key + "' uses " + rhs + " but the first step has no previous step");
             e.rhs = rhs;
             e.written = key + " " + e.op + " " + rhs;
+            // The right-hand side: a number, a quantity (prev_NAME: the previous step's), one of the words the lab
+            // writes as values, or any other text (one with spaces, commas or signs, such as "x0+x1, x2+x3").
+            char* end = nullptr;
+            std::strtod(rhs.c_str(), &end);
+            const bool number = !v.is_string() || (!rhs.empty() && end && *end == 0);
+            const bool prev_name = rhs.rfind("prev_", 0) == 0;
+            const std::string base = prev_name ? rhs.substr(5) : rhs;
+            const bool named = !number && is_quantity_syntax(rhs) && is_known_quantity(base);
+            if (!number && is_quantity_syntax(rhs) && !named && (prev_name || !value_words().count(rhs))) {
+                error(v.source(), unknown_quantity(rhs));
+                continue;
+            }
+            if (named && prev_name && !has_prev) {
+                error(v.source(), "expectation '" + key + "' uses " + rhs + " but the first step has no previous step");
+                continue;
+            }
+            if (named && rhs == key) {
+                error(v.source(), "expectation '" + e.written + "' compares " + key + " with itself: it can never fail");
+                continue;
+            }
+            if (quantity_kind(key) == QuantityKind::Schedule && (!named || quantity_kind(base) == QuantityKind::Schedule)) {
+                error(v.source(), "expectation '" + e.written + "' can never fail: " + key + " and " + rhs +
+                                      " are fixed by the schedule, not measured from the trace (lessons/README.md, Quantities)");
+                continue;
+            }
+            e.rhs_is_quantity = named;
             step.expect.push_back(e);
         }
     }
@@ -448,24 +566,58 @@ LessonSet load_lessons(const std::string& dir) {
 
 // ---- quantities ------------------------------------------------------------------------------------
 
+namespace {
+
+// Every quantity a placeholder or an expectation may name, and where its value comes from (QuantityKind in
+// core/lesson.h; lessons/README.md lists them). The recorded bench results (core/lesson_bench.cpp) are
+// measured, except the ones listed here: constants and values derived from the datasheet.
+struct QuantityInfo {
+    const char* name;
+    QuantityKind kind;
+};
+constexpr QuantityKind kFixed = QuantityKind::Schedule, kMeasured = QuantityKind::Measured;
+const QuantityInfo kQuantities[] = {
+    // fixed by the schedule: sizes, the schedule's fields, depths computed from n, the inputs and their reference
+    {"n", kFixed}, {"block", kFixed}, {"grid", kFixed}, {"items", kFixed}, {"warps", kFixed}, {"threads", kFixed}, {"op", kFixed}, {"type", kFixed},
+    {"assign", kFixed}, {"warp", kFixed}, {"block_stage", kFixed}, {"grid_stage", kFixed}, {"accum", kFixed}, {"input", kFixed}, {"bugs", kFixed},
+    {"commutative", kFixed}, {"serial_depth", kFixed}, {"tree_depth", kFixed}, {"inputs", kFixed}, {"reference", kFixed},
+    {"reference_bits", kFixed}, {"exact_reference", kFixed}, {"bound_formula", kFixed},
+    // fixed by the hardware, or named constants
+    {"warp_size", kFixed}, {"worked_n", kFixed}, {"bench_harris_n", kFixed}, {"harris2007_1_gbps", kFixed}, {"harris2007_7_gbps", kFixed},
+    {"harris2007_speedup", kFixed}, {"bench_device", kFixed}, {"bench_date", kFixed}, {"bench_datasheet_gbps", kFixed},
+    {"bench_worked_mb", kFixed}, {"bench_worked_bound_us", kFixed},
+    // measured: the trace and its analysis
+    {"events", kMeasured}, {"steps", kMeasured}, {"work", kMeasured}, {"span", kMeasured}, {"saved_depth", kMeasured}, {"span_thread", kMeasured},
+    {"span_warp", kMeasured}, {"span_block", kMeasured}, {"span_grid", kMeasured}, {"work_thread", kMeasured}, {"work_warp", kMeasured}, {"work_block", kMeasured},
+    {"work_grid", kMeasured}, {"identity_combines", kMeasured}, {"redundant_combines", kMeasured}, {"result", kMeasured}, {"result_bits", kMeasured},
+    {"abs_error", kMeasured}, {"exact_error", kMeasured}, {"rel_error", kMeasured}, {"ulps", kMeasured}, {"error_bound", kMeasured}, {"verdict", kMeasured},
+    {"hazards", kMeasured}, {"hazard_kinds", kMeasured}, {"first_hazard", kMeasured}, {"hazard_rule", kMeasured}, {"atomics", kMeasured},
+    {"atomic_chain", kMeasured}, {"barriers", kMeasured}, {"shuffles", kMeasured}, {"shared_stores", kMeasured}, {"shared_loads", kMeasured},
+    {"warp_syncs", kMeasured}, {"block_partials", kMeasured}, {"partial_loads", kMeasured}, {"tickets", kMeasured}, {"grid_syncs", kMeasured},
+    {"identity_fills", kMeasured}, {"undefined_events", kMeasured}, {"step", kMeasured}, {"where", kMeasured}, {"offset", kMeasured}, {"offsets", kMeasured},
+    {"row", kMeasured}, {"lane0", kMeasured}, {"combines_here", kMeasured}, {"event_value", kMeasured}, {"pairs", kMeasured}, {"lane_first_read", kMeasured},
+    {"element_first_pair", kMeasured},
+    // measured: the numerics lab's replay of the atomic grid stage's legal completion orders
+    {"atomic_orders", kMeasured}, {"atomic_patterns", kMeasured}, {"atomic_bits", kMeasured}, {"atomic_within_bound", kMeasured},
+};
+
+}  // namespace
+
 const std::vector<std::string>& quantity_names() {
-    static const std::vector<std::string> names{
-        "n", "block", "grid", "items", "warps", "threads", "op", "type", "assign", "warp", "block_stage", "grid_stage",
-        "accum", "input", "bugs", "commutative", "events", "steps", "work", "span", "serial_depth", "tree_depth",
-        "span_thread", "span_warp", "span_block", "span_grid", "work_thread", "work_warp", "work_block", "work_grid",
-        "identity_combines", "redundant_combines", "saved_depth", "result", "result_bits", "reference",
-        "reference_bits", "exact_reference", "abs_error", "exact_error", "rel_error", "ulps", "error_bound", "bound_formula",
-        "verdict", "hazards", "hazard_kinds", "first_hazard", "hazard_rule", "atomics", "atomic_chain", "barriers",
-        "shuffles", "shared_stores", "shared_loads", "warp_syncs", "block_partials", "partial_loads", "tickets",
-        "grid_syncs", "identity_fills", "undefined_events", "step", "where", "offset", "offsets", "row", "lane0",
-        "combines_here", "event_value", "inputs", "pairs", "warp_size", "lane_first_read", "element_first_pair",
-        "atomic_orders", "atomic_patterns", "atomic_bits", "atomic_within_bound"};
     static const std::vector<std::string> all = [] {
-        std::vector<std::string> v = names;
-        v.insert(v.end(), bench_quantity_names().begin(), bench_quantity_names().end());
+        std::vector<std::string> v;
+        for (const QuantityInfo& q : kQuantities) v.push_back(q.name);
+        for (const std::string& b : bench_quantity_names())
+            if (std::find(v.begin(), v.end(), b) == v.end()) v.push_back(b);
         return v;
     }();
     return all;
+}
+
+QuantityKind quantity_kind(const std::string& name) {
+    for (const QuantityInfo& q : kQuantities)
+        if (name == q.name) return q.kind;
+    return QuantityKind::Measured;
 }
 
 namespace {
@@ -851,23 +1003,34 @@ ExpectationResult evaluate(const Expectation& e, const Trace& t, const Quantitie
         HazardKind kind{};
         parse_hazard_kind(e.hazard_kind, kind);
         size_t found = 0;
+        std::string seen;  // the hazards of this kind and where they are, for the message
+        size_t same_kind = 0;
         for (const Hazard& h : t.hazards) {
             if (h.kind != kind) continue;
+            const long step = h.event < t.events.size() ? long(t.events[h.event].step) : -1;
+            if (++same_kind <= 4)
+                seen += std::string(seen.empty() ? "" : "; ") + "step " + std::to_string(step) + " block " +
+                        std::to_string(h.block) + " warp " + std::to_string(h.warp) + " lanes " + lane_set_text(h.lanes);
+            if (e.hazard_step >= 0 && step != e.hazard_step) continue;
             if (e.hazard_block >= 0 && long(h.block) != e.hazard_block) continue;
             if (e.hazard_warp >= 0 && long(h.warp) != e.hazard_warp) continue;
-            if (e.hazard_lane >= 0 && (e.hazard_lane > 31 || !(h.lanes >> e.hazard_lane & 1u))) continue;
+            if (e.hazard_lane >= 0 && !(h.lanes >> e.hazard_lane & 1u)) continue;
+            if (e.hazard_lanes && h.lanes != *e.hazard_lanes) continue;
+            if (e.hazard_thread >= 0 && (long(h.warp) != e.hazard_thread / 32 || !(h.lanes >> (e.hazard_thread % 32) & 1u))) continue;
             ++found;
         }
+        if (same_kind > 4) seen += "; " + std::to_string(same_kind - 4) + " more";
         std::string where = e.written.substr(e.key.size() + 1);
         if (e.key == "hazard") {
             r.ok = found > 0;
             r.message = r.ok ? "a " + where + " hazard is reported"
-                             : "expected a " + where + " hazard, but the trace reports none like it (hazards: " +
-                                   q.at("hazard_kinds").text + ")";
+                             : "expected a " + where + " hazard, but the trace reports none like it (" +
+                                   (seen.empty() ? "hazards: " + q.at("hazard_kinds").text
+                                                 : e.hazard_kind + " at: " + seen) + ")";
         } else {
             r.ok = found == 0;
             r.message = r.ok ? "no " + where + " hazard, as expected"
-                             : "expected no " + where + " hazard, but the trace reports " + std::to_string(found);
+                             : "expected no " + where + " hazard, but the trace reports " + std::to_string(found) + " (at: " + seen + ")";
         }
         return r;
     }
@@ -883,7 +1046,12 @@ ExpectationResult evaluate(const Expectation& e, const Trace& t, const Quantitie
     const Quantity* lhs = lookup(e.key);
     Quantity rhs;
     std::string rhs_desc = e.rhs;
-    if (const Quantity* named = lookup(e.rhs)) {
+    if (e.rhs_is_quantity) {
+        const Quantity* named = lookup(e.rhs);
+        if (!named) {
+            r.message = e.rhs + " has no value here";
+            return r;
+        }
         rhs = *named;
         rhs_desc = e.rhs + " (" + named->text + ")";
     } else {

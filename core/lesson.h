@@ -27,9 +27,12 @@ struct Expectation {
     std::string key;     // a quantity name ("span", "verdict", ...) or "hazard"
     std::string op;      // ==, !=, <, <=, >, >=
     std::string rhs;     // a quantity name, a number or a text, as written
-    // For key "hazard": the kind and, optionally, where (-1 = any).
+    bool rhs_is_quantity = false;  // rhs names a quantity (prev_NAME included); else it is a number or a text
+    // For key "hazard" and "no_hazard": the kind and where (-1 = any). A `hazard` expectation must name a
+    // place in the trace: its step, a thread of the block, a lane, or the exact set of lanes.
     std::string hazard_kind;
-    long hazard_block = -1, hazard_warp = -1, hazard_lane = -1;
+    long hazard_block = -1, hazard_warp = -1, hazard_lane = -1, hazard_step = -1, hazard_thread = -1;
+    std::optional<uint32_t> hazard_lanes;  // the hazard's lanes of its warp, exactly (`lanes = "8-31"`)
     int line = 0, column = 0;
     std::string written;  // the expectation as the author wrote it, for messages
     // From [step.expect.emulator]: holds for the interleaving the emulator chooses (a race made to
@@ -136,6 +139,14 @@ void play_lesson_steps(const Lesson& lesson, const ScheduleRunner& run,
 
 // The names a placeholder or an expectation may use (without the prev_ prefix).
 const std::vector<std::string>& quantity_names();
+
+// Where a quantity's value comes from. A schedule quantity is fixed before anything runs: by the lesson's
+// schedule (n, grid, op, tree_depth = ceil(log2 n), the reference computed from the inputs), by the hardware
+// (warp_size) or by a named constant; a measured one is read from what ran: the trace, its analysis, the
+// numerics lab's replayed orders or the recorded bench results. An expectation with no measured side can
+// never fail, so it is a load error.
+enum class QuantityKind { Schedule, Measured };
+QuantityKind quantity_kind(const std::string& name);  // without the prev_ prefix; unknown names: Measured
 
 // {line:SITE} in lesson text becomes "line N": N is the line of the named site (codegen's site names, such
 // as shuffle or barrier) in the CUDA source of the step's schedule. Core knows no generator (codegen/ sits

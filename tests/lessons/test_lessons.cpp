@@ -178,7 +178,7 @@ schedule = { op = "max", input = [3, -1, 4, 1, -5, 9, 2, 6] }
 text = "max {result} was {prev_result}"
 [step.expect]
 result = "!= prev_result"
-n = "prev_n"
+span = "prev_span"
 )", "cmp", "cmp.toml", errs);
     REQUIRE(errs.empty());
     auto p = play_lesson(*l);
@@ -196,7 +196,7 @@ block = 8
 text = "x"
 [step.expect]
 span = "serial_depth"
-hazard = "shared-memory-race"
+hazard = { kind = "shared-memory-race", step = 1 }
 )", "w", "w.toml", errs);
     REQUIRE(l);
     auto p = play_lesson(*l);
