@@ -1,6 +1,7 @@
 // tests/gpu/student/student_files.cpp — README's example and the exercises as the GPU suites read them.
 #include "tests/gpu/student/student_files.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -42,6 +43,17 @@ std::string readme_example(const std::string& dir) {
         return p.string();
     }
     return "";
+}
+
+std::vector<std::string> compiling_student_kernels() {
+    std::vector<std::string> out;
+    for (const auto& f : fs::directory_iterator(fs::path(RLAB_SOURCE_DIR) / "tests/student/kernels")) {
+        const std::string name = f.path().filename().string();
+        if (f.path().extension() != ".cu" || name == "bad_syntax.cu" || name == "bad_signature.cu") continue;
+        out.push_back(f.path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 student::KernelRequest request_for(const std::string& file, const std::vector<std::string>& run, Backend backend,

@@ -8,10 +8,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 
+#include "core/ops.h"
 #include "core/trace.h"
 #include "tests/gpu/student/student_files.h"
 #include "tests/support/gpu_compare.h"
@@ -82,6 +85,35 @@ void check_equal(const std::string& file, const std::vector<std::string>& run) {
     CHECK(!g.times.empty());  // the GPU's records carry their clocks
 }
 
+// The answer over the input 1, 2, ..., n, written down without the lab: the sum n(n + 1) / 2 or the maximum n, in
+// the kernel's type (each partial sum of integers below 2^24 is exact in f32, so any order gives it); nullopt for
+// another operator, type or input.
+std::optional<uint64_t> iota_answer(const Schedule& s) {
+    if (s.input.kind != InputKind::Iota || (s.op != Op::Sum && s.op != Op::Max)) return std::nullopt;
+    const uint64_t a = s.op == Op::Sum ? s.n * (s.n + 1) / 2 : s.n;
+    if (s.type == DType::F32 && a < (uint64_t(1) << 24)) return pack_value(float(a));
+    if (s.type == DType::F64) return pack_value(double(a));
+    if (s.type == DType::I32 && a < (uint64_t(1) << 31)) return pack_value(int32_t(a));
+    return std::nullopt;
+}
+
+// A correct kernel, compiled by NVRTC and run on the GPU, gives the exact answer: the reference the host computed from
+// the input, and on 1..n the closed form as well (which the flags below choose wherever the operator allows).
+void check_exact(const std::string& file, const std::vector<std::string>& run, int& closed_forms) {
+    INFO(file);
+    const KernelOutcome gpu = student::run_kernel(request_for(file, run, Backend::Cuda));
+    INFO("gpu: ", gpu.error);
+    REQUIRE(gpu.ok);
+    const Trace& t = gpu.trace;
+    CHECK(t.backend == Backend::Cuda);
+    CHECK(t.result_value == t.reference_value);
+    CHECK(!(t.result_flags & (kUndefined | kStale | kOrderViolated)));
+    if (const std::optional<uint64_t> want = iota_answer(t.schedule)) {
+        CHECK(t.result_value == *want);
+        ++closed_forms;
+    }
+}
+
 }  // namespace
 
 TEST_CASE("student kernel on the GPU: README's example gives the emulator's trace (one block, several, a tail)") {
@@ -96,6 +128,55 @@ TEST_CASE("student kernel on the GPU: every exercise's solution gives the emulat
     const std::vector<Exercise> all = exercises();
     CHECK(all.size() >= 6);
     for (const Exercise& e : all) check_equal(e.solution_file(), e.run);
+}
+
+TEST_CASE("student kernel on the GPU: every correct kernel the NVRTC suite compiles gives the exact answer") {
+    // The kernels test_student_nvrtc.cpp compiles, run: README's example (one block with a partial warp, several blocks
+    // and a second launch, blocks of 1024), each exercise's solution on its own flags, and the correct kernels of the
+    // emulator's CI set. Inputs 1..n, so that a correct float sum is exact in any order. (README's kernel finishes
+    // with one block of the same threads over the partials, so a grid of more blocks than threads is outside it:
+    // 5000 elements on blocks of 64 sum 8390656 on the emulator too.)
+    int closed_forms = 0;
+    const std::string readme = readme_example(RLAB_TEST_OUT_DIR);
+    REQUIRE_MESSAGE(!readme.empty(), "README.md shows no ```cuda block with RL_KERNEL");
+    for (auto [n, block] : {std::pair{"40", "64"}, {"40", "1024"}, {"1000", "64"}, {"1000", "256"}, {"5000", "256"}, {"5000", "1024"}})
+        check_exact(readme, {"--n", n, "--block", block}, closed_forms);
+    for (const Exercise& e : exercises()) check_exact(e.solution_file(), e.run, closed_forms);
+    const std::string dir = std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/";
+    for (const char* name : {"warp_xor.cu", "smem_tree.cu", "shared_in_loop.cu"})
+        for (const char* n : {"1", "100", "1000"}) check_exact(dir + name, {"--n", n, "--block", "64"}, closed_forms);
+    check_exact(dir + "grid_stride.cu", {"--n", "5000", "--block", "128", "--grid", "8"}, closed_forms);
+    check_exact(dir + "last_block.cu", {"--n", "5000", "--block", "128"}, closed_forms);
+    // 6 README runs, 4 iota sums among the solutions (the others: a witness and a max over given values), 9 + 2 CI runs
+    CHECK(closed_forms == 6 + 4 + 9 + 2);
+}
+
+TEST_CASE("student kernel on the GPU: every kernel the NVRTC suite compiles is run by a GPU test here") {
+    // A kernel added to tests/student/kernels must be given a GPU run and what it must show; the three not run by
+    // another test here run below. bad_barrier_hang.cu is left to the emulator's suite: whether the hardware finishes
+    // a barrier only half a warp reaches depends on how it counts arrivals (the warp-split test above prints what this
+    // GPU does), so its GPU run has no outcome the rules fix.
+    const std::set<std::string> run_here{"bad_barrier_two_lines.cu", "bad_barrier_warp_split.cu", "bad_loop_records.cu",
+                                         "bad_loop_silent.cu",       "bad_mixed_ops.cu",          "bad_oob_read.cu",
+                                         "bad_pointer.cu",           "bad_shared_index.cu",       "bad_shared_many.cu",
+                                         "grid_stride.cu",           "last_block.cu",             "shared_in_loop.cu",
+                                         "smem_tree.cu",             "warp_xor.cu"};
+    std::set<std::string> compiled;
+    for (const std::string& f : compiling_student_kernels()) compiled.insert(f.substr(f.rfind('/') + 1));
+    compiled.erase("bad_barrier_hang.cu");
+    CHECK(joined(compiled) == joined(run_here));
+    const std::string dir = std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/";
+    // Two operators in one kernel: refused after the run with the emulator's one line (the records say + and max).
+    const Both mixed = run_both(dir + "bad_mixed_ops.cu", {"--n", "64", "--block", "64"});
+    CHECK(!mixed.cpu.ok);
+    CHECK(!mixed.gpu.ok);
+    CHECK(mixed.gpu.error == mixed.cpu.error);
+    // A store through a wild pointer: the GPU's runner fails (an illegal address), the caller reports it in one line.
+    const KernelOutcome wild = student::run_kernel(request_for(dir + "bad_pointer.cu", {"--n", "8", "--block", "8"}, Backend::Cuda));
+    INFO("gpu: ", wild.error);
+    CHECK(!wild.ok);
+    CHECK(!wild.error.empty());
+    CHECK(wild.error.find('\n') == std::string::npos);
 }
 
 TEST_CASE("student kernel on the GPU: the checker finds each exercise's planted bug as on the emulator") {
