@@ -1,6 +1,8 @@
 // tests/lab/test_monkey.cpp — the lab bench's layer under random use (seeded, bounded in time): what its keys,
 // clicks, drags, wheel, resizes, knobs and lesson list call in app/lab, each followed by the frame it draws.
-// Built in the sanitizer preset too: no crash, no sanitizer report, no frame over a second.
+// Built in the sanitizer preset too: no crash, no sanitizer report, no frame over a second, and after every action
+// the state's invariants (app/lab/state_invariants.h): the trace is a fresh emulation of the schedule shown, the
+// cursor, selection and cone, text size and view within range.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -9,6 +11,7 @@
 #include "app/lab/frame.h"
 #include "app/lab/lab_state.h"
 #include "app/lab/process_clock.h"
+#include "app/lab/state_invariants.h"
 
 using namespace rl;
 
@@ -31,8 +34,10 @@ TEST_CASE("monkey: random use of the lab layer never crashes and every frame tak
     const auto start = std::chrono::steady_clock::now();
     int actions = 0;
     double worst_ms = 0;
+    lab::StateInvariants invariants;
     while (std::chrono::steady_clock::now() - start < budget) {
-        switch (pick(14)) {
+        const int kind = pick(14);
+        switch (kind) {
             case 0: s.step_forward(); break;
             case 1: s.step_back(); break;
             case 2: s.set_step(pick(s.last() + 3) - 1, real(0, 1)); break;
@@ -70,8 +75,15 @@ TEST_CASE("monkey: random use of the lab layer never crashes and every frame tak
                                         lab::process_cpu_ms() - cpu0);  // wall time, unless this process used less CPU
         worst_ms = std::max(worst_ms, ms);
         CHECK_MESSAGE(ms < 1000.0, "action " << actions << " took " << ms << " ms");
+        if (const std::string broken = invariants.check(s); !broken.empty()) {
+            FAIL_CHECK("after action " << actions << " (kind " << kind << "): " << broken);
+            break;
+        }
         ++actions;
     }
-    MESSAGE(actions << " actions, slowest " << worst_ms << " ms, seed " << seed);
+    MESSAGE(actions << " actions, slowest " << worst_ms << " ms, seed " << seed << "; invariants checked " << invariants.checks()
+                    << " times, " << invariants.emulations() << " fresh emulations, " << invariants.skipped() << " too large");
     CHECK(actions > 100);
+    CHECK(invariants.checks() == actions);
+    CHECK(invariants.emulations() > 1);  // the schedule changed, and each one met was emulated again
 }
