@@ -241,8 +241,14 @@ struct Loader {
                 } else if (place && x.is_integer() && *x.value<int64_t>() >= 0 && *x.value<int64_t>() <= 0x7fffffff &&
                            (key != "lane" || *x.value<int64_t>() <= 31)) {
                     *place = long(*x.value<int64_t>());
-                } else if (key == "lanes" && x.is_string() && parse_lane_set(*x.value<std::string>())) {
-                    e.hazard_lanes = parse_lane_set(*x.value<std::string>());
+                } else if (key == "lanes") {
+                    const std::string text = x.is_string() ? *x.value<std::string>() : "";
+                    e.hazard_lanes = parse_lane_set(text);
+                    if (!e.hazard_lanes) {
+                        error(x.source(), "hazard expectation: lanes " + (x.is_string() ? "\"" + text + "\"" : std::string("here")) +
+                                              " is not a set of lanes 0-31 of one warp, such as \"8-31\" or \"0, 4-7\"");
+                        return false;
+                    }
                 } else {
                     error(k.source(), "hazard expectation: '" + key + "' is not one of kind (text), step, block, warp, thread, "
                                       "lane (0-31) (whole numbers), lanes (a text such as \"8-31\" or \"0, 4-7\")");
@@ -578,27 +584,33 @@ struct QuantityInfo {
 constexpr QuantityKind kFixed = QuantityKind::Schedule, kMeasured = QuantityKind::Measured;
 const QuantityInfo kQuantities[] = {
     // fixed by the schedule: sizes, the schedule's fields, depths computed from n, the inputs and their reference
-    {"n", kFixed}, {"block", kFixed}, {"grid", kFixed}, {"items", kFixed}, {"warps", kFixed}, {"threads", kFixed}, {"op", kFixed}, {"type", kFixed},
-    {"assign", kFixed}, {"warp", kFixed}, {"block_stage", kFixed}, {"grid_stage", kFixed}, {"accum", kFixed}, {"input", kFixed}, {"bugs", kFixed},
-    {"commutative", kFixed}, {"serial_depth", kFixed}, {"tree_depth", kFixed}, {"inputs", kFixed}, {"reference", kFixed},
-    {"reference_bits", kFixed}, {"exact_reference", kFixed}, {"bound_formula", kFixed},
+    {"n", kFixed}, {"block", kFixed}, {"grid", kFixed}, {"items", kFixed}, {"warps", kFixed}, {"threads", kFixed},
+    {"op", kFixed}, {"type", kFixed}, {"assign", kFixed}, {"warp", kFixed}, {"block_stage", kFixed},
+    {"grid_stage", kFixed}, {"accum", kFixed}, {"input", kFixed}, {"bugs", kFixed}, {"commutative", kFixed},
+    {"serial_depth", kFixed}, {"tree_depth", kFixed}, {"inputs", kFixed}, {"reference", kFixed},
+    {"reference_bits", kFixed}, {"exact_reference", kFixed},
     // fixed by the hardware, or named constants
-    {"warp_size", kFixed}, {"worked_n", kFixed}, {"bench_harris_n", kFixed}, {"harris2007_1_gbps", kFixed}, {"harris2007_7_gbps", kFixed},
-    {"harris2007_speedup", kFixed}, {"bench_device", kFixed}, {"bench_date", kFixed}, {"bench_datasheet_gbps", kFixed},
-    {"bench_worked_mb", kFixed}, {"bench_worked_bound_us", kFixed},
+    {"warp_size", kFixed}, {"worked_n", kFixed}, {"bench_harris_n", kFixed}, {"harris2007_1_gbps", kFixed},
+    {"harris2007_7_gbps", kFixed}, {"harris2007_speedup", kFixed}, {"bench_device", kFixed}, {"bench_date", kFixed},
+    {"bench_datasheet_gbps", kFixed}, {"bench_worked_mb", kFixed}, {"bench_worked_bound_us", kFixed},
     // measured: the trace and its analysis
-    {"events", kMeasured}, {"steps", kMeasured}, {"work", kMeasured}, {"span", kMeasured}, {"saved_depth", kMeasured}, {"span_thread", kMeasured},
-    {"span_warp", kMeasured}, {"span_block", kMeasured}, {"span_grid", kMeasured}, {"work_thread", kMeasured}, {"work_warp", kMeasured}, {"work_block", kMeasured},
-    {"work_grid", kMeasured}, {"identity_combines", kMeasured}, {"redundant_combines", kMeasured}, {"result", kMeasured}, {"result_bits", kMeasured},
-    {"abs_error", kMeasured}, {"exact_error", kMeasured}, {"rel_error", kMeasured}, {"ulps", kMeasured}, {"error_bound", kMeasured}, {"verdict", kMeasured},
-    {"hazards", kMeasured}, {"hazard_kinds", kMeasured}, {"first_hazard", kMeasured}, {"hazard_rule", kMeasured}, {"atomics", kMeasured},
-    {"atomic_chain", kMeasured}, {"barriers", kMeasured}, {"shuffles", kMeasured}, {"shared_stores", kMeasured}, {"shared_loads", kMeasured},
-    {"warp_syncs", kMeasured}, {"block_partials", kMeasured}, {"partial_loads", kMeasured}, {"tickets", kMeasured}, {"grid_syncs", kMeasured},
-    {"identity_fills", kMeasured}, {"undefined_events", kMeasured}, {"step", kMeasured}, {"where", kMeasured}, {"offset", kMeasured}, {"offsets", kMeasured},
-    {"row", kMeasured}, {"lane0", kMeasured}, {"combines_here", kMeasured}, {"event_value", kMeasured}, {"pairs", kMeasured}, {"lane_first_read", kMeasured},
+    {"events", kMeasured}, {"steps", kMeasured}, {"work", kMeasured}, {"span", kMeasured}, {"saved_depth", kMeasured},
+    {"span_thread", kMeasured}, {"span_warp", kMeasured}, {"span_block", kMeasured}, {"span_grid", kMeasured},
+    {"work_thread", kMeasured}, {"work_warp", kMeasured}, {"work_block", kMeasured}, {"work_grid", kMeasured},
+    {"identity_combines", kMeasured}, {"redundant_combines", kMeasured}, {"result", kMeasured},
+    {"result_bits", kMeasured}, {"abs_error", kMeasured}, {"exact_error", kMeasured}, {"rel_error", kMeasured},
+    {"ulps", kMeasured}, {"error_bound", kMeasured}, {"bound_formula", kMeasured}, {"verdict", kMeasured},
+    {"hazards", kMeasured}, {"hazard_kinds", kMeasured}, {"first_hazard", kMeasured}, {"hazard_rule", kMeasured},
+    {"atomics", kMeasured}, {"atomic_chain", kMeasured}, {"barriers", kMeasured}, {"shuffles", kMeasured},
+    {"shared_stores", kMeasured}, {"shared_loads", kMeasured}, {"warp_syncs", kMeasured},
+    {"block_partials", kMeasured}, {"partial_loads", kMeasured}, {"tickets", kMeasured}, {"grid_syncs", kMeasured},
+    {"identity_fills", kMeasured}, {"undefined_events", kMeasured}, {"step", kMeasured}, {"where", kMeasured},
+    {"offset", kMeasured}, {"offsets", kMeasured}, {"row", kMeasured}, {"lane0", kMeasured},
+    {"combines_here", kMeasured}, {"event_value", kMeasured}, {"pairs", kMeasured}, {"lane_first_read", kMeasured},
     {"element_first_pair", kMeasured},
     // measured: the numerics lab's replay of the atomic grid stage's legal completion orders
-    {"atomic_orders", kMeasured}, {"atomic_patterns", kMeasured}, {"atomic_bits", kMeasured}, {"atomic_within_bound", kMeasured},
+    {"atomic_orders", kMeasured}, {"atomic_patterns", kMeasured}, {"atomic_bits", kMeasured},
+    {"atomic_within_bound", kMeasured},
 };
 
 }  // namespace
@@ -627,9 +639,13 @@ std::string describe_place(const Trace& t, int step) {
     return words.empty() ? "step " + std::to_string(step) : words;
 }
 
-std::string hex_bits(uint64_t bits, DType type) {
+// An operator whose value is a pair (argmax's index, sum-count's count, the witness's range end) keeps the second
+// field in the high word: its bits, and its equality, take all 64 bits and the whole text, not only the number.
+bool pair_valued(Op op) { return op == Op::ArgMax || op == Op::SumCount || op == Op::Witness; }
+
+std::string hex_bits(uint64_t bits, DType type, Op op) {
     char buf[32];
-    if (type == DType::F64) snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)bits);
+    if (type == DType::F64 || pair_valued(op)) snprintf(buf, sizeof buf, "0x%016llx", (unsigned long long)bits);
     else snprintf(buf, sizeof buf, "0x%08llx", (unsigned long long)(bits & 0xffffffffull));
     return buf;
 }
@@ -681,10 +697,11 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uin
     num("redundant_combines", double(a.redundant_combines));
     const bool undefined = (t.result_flags & kUndefined) != 0;
     q["result"] = {format_value(s.op, s.type, t.result_value, t.result_flags),
-                   undefined ? std::nullopt : std::optional<double>(numeric_value(s.op, s.type, t.result_value))};
-    txt("result_bits", undefined ? "undefined" : hex_bits(t.result_value, s.type));
-    q["reference"] = {format_value(s.op, s.type, t.reference_value), numeric_value(s.op, s.type, t.reference_value)};
-    txt("reference_bits", hex_bits(t.reference_value, s.type));
+                   undefined || pair_valued(s.op) ? std::nullopt : std::optional<double>(numeric_value(s.op, s.type, t.result_value))};
+    txt("result_bits", undefined ? "undefined" : hex_bits(t.result_value, s.type, s.op));
+    q["reference"] = {format_value(s.op, s.type, t.reference_value),
+                      pair_valued(s.op) ? std::nullopt : std::optional<double>(numeric_value(s.op, s.type, t.reference_value))};
+    txt("reference_bits", hex_bits(t.reference_value, s.type, s.op));
     {
         char buf[48];
         snprintf(buf, sizeof buf, "%.17g", t.reference_exact);
@@ -783,7 +800,8 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uin
     if (event != kNoEvent && event < t.events.size()) {
         const Event& e = t.events[event];
         q["event_value"] = {format_value(s.op, s.type, e.value, e.flags),
-                            (e.flags & kUndefined) ? std::nullopt : std::optional<double>(numeric_value(s.op, s.type, e.value))};
+                            (e.flags & kUndefined) || pair_valued(s.op) ? std::nullopt
+                                                                        : std::optional<double>(numeric_value(s.op, s.type, e.value))};
     } else {
         txt("event_value", "none");
     }
@@ -1119,7 +1137,7 @@ void add_atomic_orders(const Schedule& s, Quantities& q, std::vector<std::string
             q["atomic_patterns"] = {std::to_string(row.patterns.size()), double(row.patterns.size())};
             std::string bits;
             for (size_t i = 0; i < row.patterns.size() && i < 6; ++i)
-                bits += (i ? ", " : "") + hex_bits(row.patterns[i].bits, s.type) + " ×" + std::to_string(row.patterns[i].count);
+                bits += (i ? ", " : "") + hex_bits(row.patterns[i].bits, s.type, s.op) + " ×" + std::to_string(row.patterns[i].count);
             if (row.patterns.size() > 6) bits += ", …";
             q["atomic_bits"] = {bits, std::nullopt};
             q["atomic_within_bound"] = {row.within_bound ? "yes" : "no", std::nullopt};

@@ -51,17 +51,27 @@ std::vector<LessonError> errors_of(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("every lesson in lessons/ loads") {
+TEST_CASE("every lesson in lessons/ loads, in the order course.txt lists them") {
     LessonSet set = load_lessons(RLAB_LESSONS_SOURCE);
     for (auto& e : set.errors) FAIL_CHECK(e.str());
-    CHECK(set.lessons.size() >= 9);
-    bool eight = false;
+    // The course file read here line by line: one name a line, # starts a comment, blank lines skipped.
+    std::vector<std::string> course;
+    std::ifstream in(fs::path(RLAB_LESSONS_SOURCE) / "course.txt");
+    REQUIRE(in);
+    for (std::string line; std::getline(in, line);) {
+        line = line.substr(0, line.find('#'));
+        line.erase(0, line.find_first_not_of(" \t\r"));
+        line.erase(line.find_last_not_of(" \t\r") + 1);
+        if (!line.empty()) course.push_back(line);
+    }
+    CHECK(course.size() >= 9);
+    std::vector<std::string> loaded;
     for (auto& l : set.lessons) {
         CHECK_FALSE(l.title.empty());
         CHECK_FALSE(l.steps.empty());
-        eight |= l.name == "eight-threads";
+        loaded.push_back(l.name);
     }
-    CHECK(eight);
+    CHECK(loaded == course);
 }
 
 // {line:SITE} placeholders look the line up in the generated source: installed once, as rlab and the front ends do.
@@ -129,6 +139,186 @@ TEST_CASE("malformed lessons give file:line:column and what was expected") {
         auto errs = errors_of("title = \"t\"\n[schedule]\nn = 8\n[[step]]\ntext = \"x\"\nexpect = { hazard = \"race\" }\n");
         REQUIRE(errs.size() == 1);
         CHECK(errs[0].line == 6);
+    }
+}
+
+// Each fixture under tests/data/lesson-errors holds one expectation that could never fail; loading it gives
+// exactly one error, one line, at the place the expectation is written.
+TEST_CASE("an expectation that can never fail is a load error with its file, line and column") {
+    const fs::path dir = fs::path(RLAB_LESSONS_SOURCE) / ".." / "tests" / "data" / "lesson-errors";
+    auto only_error = [&](const char* name) {
+        std::vector<LessonError> errs;
+        const std::string path = (dir / name).string();
+        CHECK_FALSE(load_lesson_file(path, errs).has_value());
+        REQUIRE(errs.size() == 1);
+        const std::string line = errs[0].str();
+        CHECK(line.find('\n') == std::string::npos);
+        CHECK(line.rfind(path + ":", 0) == 0);
+        return line.substr(path.size());
+    };
+    const std::string known_end = ", bench_* as listed in core/lesson_bench.cpp)";
+    auto ends_with = [](const std::string& s, const std::string& tail) {
+        return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    SUBCASE("an unknown quantity on the right") {
+        const std::string m = only_error("unknown-right.toml");
+        CHECK(m.rfind(":9:8: unknown quantity 'tree_dpth' (known: n, block, grid, ", 0) == 0);
+        CHECK(m.find(" tree_depth,") != std::string::npos);
+        CHECK(ends_with(m, known_end));
+    }
+    SUBCASE("an unknown quantity on the left") {
+        const std::string m = only_error("unknown-left.toml");
+        CHECK(m.rfind(":8:1: unknown quantity 'spna' (known: n, block, grid, ", 0) == 0);
+        CHECK(ends_with(m, known_end));
+    }
+    SUBCASE("an unknown previous quantity (!= would hold against any text)") {
+        const std::string m = only_error("unknown-previous.toml");
+        CHECK(m.rfind(":11:10: unknown quantity 'prev_reslt' (known: n, block, grid, ", 0) == 0);
+        CHECK(ends_with(m, known_end));
+    }
+    SUBCASE("a quantity compared with itself") {
+        CHECK(only_error("self-comparison.toml") == ":9:8: expectation 'span == span' compares span with itself: it can never fail");
+    }
+    SUBCASE("a schedule quantity against a number") {
+        CHECK(only_error("schedule-literal.toml") ==
+              ":8:8: expectation 'grid >= 1' can never fail: grid and 1 are fixed by the schedule, not measured from the "
+              "trace (lessons/README.md, Quantities)");
+    }
+    SUBCASE("two schedule quantities") {
+        CHECK(only_error("schedule-both.toml") ==
+              ":8:16: expectation 'serial_depth > tree_depth' can never fail: serial_depth and tree_depth are fixed by the "
+              "schedule, not measured from the trace (lessons/README.md, Quantities)");
+    }
+    SUBCASE("a hazard with no place") {
+        CHECK(only_error("hazard-no-place.toml") ==
+              ":8:10: hazard expectation 'shared-memory-race' names no place: give its step, thread, lane or lanes, e.g. "
+              "{ kind = \"shared-memory-race\", step = 3 } (lessons/README.md)");
+    }
+    SUBCASE("lanes outside a warp") {
+        CHECK(only_error("hazard-bad-lanes.toml") ==
+              ":8:66: hazard expectation: lanes \"40-63\" is not a set of lanes 0-31 of one warp, such as \"8-31\" or \"0, 4-7\"");
+    }
+}
+
+TEST_CASE("the words the lab writes as values and texts with spaces or signs stay literal on the right") {
+    std::vector<LessonError> errs;
+    auto l = parse_lesson(R"(title = "literals"
+[schedule]
+n = 32
+block = 32
+type = "i32"
+[[step]]
+at = "end"
+text = "x"
+[step.expect]
+verdict = "exact"
+offsets = "16, 8, 4, 2, 1"
+hazard_kinds = "none"
+result_bits = "!= undefined"
+[[step]]
+at = "level 1"
+schedule = { n = 8, block = 8 }
+text = "y"
+[step.expect]
+pairs = "x0+x4, x1+x5, x2+x6, x3+x7"
+span = "< prev_span"
+)", "lit", "lit.toml", errs);
+    for (auto& e : errs) FAIL_CHECK(e.str());
+    REQUIRE(l);
+    auto p = play_lesson(*l);
+    for (auto& step : p)
+        for (auto& r : step.results) CHECK_MESSAGE(r.ok, r.message);
+}
+
+TEST_CASE("a hazard expectation holds only at the place the trace reports it") {
+    // 40 elements in a block of 64 with the shuffles inside `if (i < n)`: threads 40-63 exist, skip the shuffle and
+    // are named by its full mask. They are warp 1's lanes 40 - 32 = 8 to 31, from the first shuffle (trace step 1).
+    const int n = 40, first_lane = n % 32;
+    auto check = [&](const std::string& place) {
+        std::vector<LessonError> errs;
+        auto l = parse_lesson("title = \"places\"\n[schedule]\nn = " + std::to_string(n) +
+                                  "\nblock = 64\ntype = \"i32\"\nbug = \"divergent-shuffle\"\n[[step]]\ntext = \"x\"\n"
+                                  "[step.expect]\nhazard = { kind = \"mask-names-inactive-lanes\", " + place + " }\n",
+                              "p", "p.toml", errs);
+        for (auto& e : errs) FAIL_CHECK(e.str());
+        REQUIRE(l);
+        auto played = play_lesson(*l);
+        REQUIRE(played[0].results.size() == 1);
+        return played[0].results[0];
+    };
+    const std::string lanes = std::to_string(first_lane) + "-31";
+    CHECK(check("step = 1, warp = 1, lanes = \"" + lanes + "\"").ok);
+    CHECK(check("step = 1, block = 0, thread = " + std::to_string(n)).ok);
+    CHECK(check("warp = 1, lane = 31").ok);
+    CHECK_FALSE(check("step = 0, warp = 1, lanes = \"" + lanes + "\"").ok);               // not before the first shuffle
+    CHECK_FALSE(check("step = 1, warp = 0, lanes = \"" + lanes + "\"").ok);               // warp 0 is full
+    CHECK_FALSE(check("step = 1, warp = 1, lanes = \"" + std::to_string(first_lane) + "-30\"").ok);  // lanes are exact
+    CHECK_FALSE(check("step = 1, thread = " + std::to_string(n - 1)).ok);                 // thread 39 has an element
+    CHECK_FALSE(check("step = 1, block = 1, warp = 1, lane = 8").ok);                     // one block only
+    const ExpectationResult r = check("step = 1, warp = 0, lane = 8");
+    CHECK(r.message.find("mask-names-inactive-lanes at: step 1 block 0 warp 1 lanes " + lanes) != std::string::npos);
+}
+
+TEST_CASE("a pair-valued result is compared whole: argmax's index, not only its value") {
+    std::vector<LessonError> errs;
+    auto l = parse_lesson(R"(title = "argmax"
+[schedule]
+n = 8
+block = 8
+type = "i32"
+op = "argmax"
+input = [3, 9, 4, 1, 9, 2, 9, 6]
+[[step]]
+at = "end"
+text = "{result}"
+[step.expect]
+result = "reference"
+result_bits = "reference_bits"
+)", "a", "a.toml", errs);
+    REQUIRE(l);
+    // The maximum 9 is at indices 1, 4 and 6; the lowest index wins ties.
+    auto honest = play_lesson(*l);
+    CHECK(honest[0].narrative == "9 @ 1");
+    CHECK(honest[0].ok());
+    // A run that reports the right value at the wrong index must fail both expectations.
+    auto wrong_index = [](const Schedule& s) {
+        Trace t = emulate(s);
+        t.result_value = (t.result_value & 0xffffffffull) | (uint64_t(4) << 32);
+        return t;
+    };
+    auto p = play_lesson(*l, wrong_index);
+    CHECK(p[0].narrative == "9 @ 4");
+    REQUIRE(p[0].results.size() == 2);
+    CHECK_FALSE(p[0].results[0].ok);
+    CHECK_FALSE(p[0].results[1].ok);
+}
+
+TEST_CASE("a schedule quantity keeps its value whatever the trace records; measured ones follow the trace") {
+    Schedule s;
+    REQUIRE(set_field(s, "n", "40").empty());
+    REQUIRE(set_field(s, "block", "64").empty());
+    REQUIRE(set_field(s, "type", "f32").empty());
+    REQUIRE(set_field(s, "input", "uniform").empty());
+    const Trace t = emulate(s);
+    // The same schedule, a different record: another result, one event and one hazard fewer or more.
+    Trace other = t;
+    other.result_value ^= 1;
+    other.hazards.push_back({HazardKind::SharedMemoryRace, 0, 0, 0, 1u, "planted"});
+    other.events.back().value ^= 1;
+    const Quantities a = compute_quantities(t, analyze(t), 0, kNoEvent), b = compute_quantities(other, analyze(other), 0, kNoEvent);
+    size_t fixed = 0;
+    for (const std::string& name : quantity_names()) {
+        if (quantity_kind(name) != QuantityKind::Schedule || !a.count(name)) continue;
+        CAPTURE(name);
+        REQUIRE(b.count(name));
+        CHECK(a.at(name).text == b.at(name).text);
+        ++fixed;
+    }
+    CHECK(fixed >= 20);
+    for (const char* name : {"result", "result_bits", "hazards", "hazard_kinds"}) {
+        CAPTURE(name);
+        CHECK(quantity_kind(name) == QuantityKind::Measured);
+        CHECK(a.at(name).text != b.at(name).text);
     }
 }
 
