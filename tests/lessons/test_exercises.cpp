@@ -2,6 +2,7 @@
 // with their kernel and solution, every one is linked from a lesson, and malformed ones are reported with their place.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -48,12 +49,73 @@ TEST_CASE("the shipped exercises load, each with its files, and every one is lin
         CHECK(!ex.run.empty());
     }
     for (const std::string& w : want) CHECK(names.count(w) == 1);
+    CHECK(names.size() == want.size());
     const LessonSet set = load_lessons(RLAB_LESSONS_SOURCE);
     for (const Lesson& l : set.lessons) linked.insert(l.exercises.begin(), l.exercises.end());
     for (const std::string& n : names) {
         CAPTURE(n);
         CHECK(linked.count(n) == 1);
     }
+}
+
+namespace {
+
+// What each exercise's task tells the student about the run (0: the task does not say).
+struct TaskSays {
+    const char* name;
+    uint64_t n;
+    uint32_t block;
+    const char* op;
+    bool one_block;
+};
+const TaskSays kTaskSays[] = {
+    {"descending-order", 0, 0, "witness", false},       // "Run it with --op witness"
+    {"missing-barrier", 0, 128, "sum", false},          // "A block of 128 threads"
+    {"partial-warp-mask", 40, 40, "sum", true},         // "The block has 40 threads", "the sum of 1..40"
+    {"shuffle-in-branch", 40, 64, "sum", true},         // "40 elements, one block of 64 threads"
+    {"uninitialised-tail", 40, 64, "sum", true},        // "40 elements, one block of 64 threads"
+    {"wrong-identity", 12, 32, "max", true},            // "the largest of twelve numbers ... one warp of 32 lanes"
+};
+
+}  // namespace
+
+TEST_CASE("each exercise's run flags form a valid schedule that matches its task") {
+    std::vector<LessonError> errors;
+    const std::vector<Exercise> all = load_exercises(RLAB_LESSONS_SOURCE, errors);
+    REQUIRE(errors.empty());
+    REQUIRE(all.size() == std::size(kTaskSays));
+    // The flags a student's kernel takes (rlab run): sizes, the input and the operator.
+    const std::set<std::string> student_flags{"n", "block", "grid", "input", "seed", "op"};
+    for (const TaskSays& want : kTaskSays) {
+        CAPTURE(want.name);
+        auto ex = std::find_if(all.begin(), all.end(), [&](const Exercise& e) { return e.name == want.name; });
+        REQUIRE(ex != all.end());
+        REQUIRE(ex->run.size() % 2 == 0);
+        Schedule s;
+        std::set<std::string> given;
+        for (size_t i = 0; i < ex->run.size(); i += 2) {
+            const std::string& flag = ex->run[i];
+            REQUIRE(flag.rfind("--", 0) == 0);
+            const std::string field = flag.substr(2);
+            CAPTURE(flag);
+            CHECK(student_flags.count(field) == 1);
+            CHECK(given.insert(field).second);
+            CHECK(set_field(s, field, ex->run[i + 1]) == "");
+        }
+        CHECK(validate(s) == "");
+        if (want.n) CHECK(s.n == want.n);
+        if (want.block) CHECK(s.block == want.block);
+        CHECK(to_string(s.op) == want.op);
+        const uint64_t blocks = s.grid ? s.grid : (s.n + uint64_t(s.block) * s.items - 1) / (uint64_t(s.block) * s.items);
+        if (want.one_block) CHECK(blocks == 1);
+    }
+    // wrong-identity: "all of them negative", so the maximum is negative and a zero identity shows.
+    auto wi = std::find_if(all.begin(), all.end(), [](const Exercise& e) { return e.name == "wrong-identity"; });
+    REQUIRE(wi != all.end());
+    Schedule s;
+    for (size_t i = 0; i + 1 < wi->run.size(); i += 2) REQUIRE(set_field(s, wi->run[i].substr(2), wi->run[i + 1]) == "");
+    REQUIRE(s.input.values.size() == s.n);
+    for (double v : s.input.values) CHECK(v < 0);
 }
 
 TEST_CASE("a malformed exercise is reported with its file and place") {
