@@ -340,11 +340,11 @@ private:
             else if (!own && !(e.aux & bit)) unnamed |= bit;
             else {
                 // The source lane held the value: undefined only if no write ever reached its register.
-                if (reads_unwritten(e, e.dep[0]))
+                if (unwritten_operand(e, e.dep[0]))
                     add(HazardKind::UninitialisedTail, sh[m], 1u << e.lane(),
                         "in " + where + ", lane " + std::to_string(e.lane()) + " reads " +
                             (own ? std::string("its own register") : "the register of lane " + std::to_string(src)) +
-                            ", which no event ever wrote: it holds whatever was there",
+                            ", which was never assigned: it holds whatever was there",
                         true);
                 continue;
             }
@@ -366,35 +366,43 @@ private:
     }
 
     // ---- 5. values -------------------------------------------------------------------------------
-    // An operand with no producing event whose value the recorder flags undefined: the event read storage
-    // that no write reached (the recorders carry that shadow from the storage to the read; a value computed
-    // from it keeps the flag but names its producer, so only the first read is found).
-    static bool reads_unwritten(const Event& e, uint32_t dep) { return dep == kNoEvent && (e.flags & kUndefined); }
+    // An operand read from a register that no write reached, as MemorySanitizer finds it: at the read,
+    // not where the register was declared. Either the operand has no producing event and the recorder flags
+    // the read undefined (the lab's recorders carry the register's shadow to the read), or its producer is a
+    // declaration recorded without a value (an identity fill flagged undefined: a student kernel's
+    // `rl::Value<T> v;`). A value computed from it keeps the flag but names its producer, so only reads of
+    // the register itself are found.
+    bool unwritten_operand(const Event& e, uint32_t dep) const {
+        if (dep == kNoEvent) return (e.flags & kUndefined) != 0;
+        if (dep >= t_.events.size()) return false;
+        const Event& d = t_.events[dep];
+        return d.kind == EventKind::IdentityFill && (d.flags & kUndefined);
+    }
 
     // Events that take a thread's register as an operand: the value it stores, writes or combines.
     void register_reads(uint32_t i, const Event& e) {
         const std::string who = "thread " + std::to_string(e.thread) + " of block " + std::to_string(e.block);
-        const char* tail = ", which no event ever wrote: it holds whatever was there";
+        const char* tail = " its register, which was never assigned: it holds whatever was there";
         switch (e.kind) {
             case EventKind::SharedStore:
-                if (reads_unwritten(e, e.dep[0]))
+                if (unwritten_operand(e, e.dep[0]))
                     add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
-                        who + " stores its register to shared slot " + std::to_string(e.detail) + tail, true);
+                        who + " stores to shared slot " + std::to_string(e.detail) + tail, true);
                 break;
             case EventKind::BlockPartial:
             case EventKind::FinalStore:
-                if (reads_unwritten(e, e.dep[0]))
+                if (unwritten_operand(e, e.dep[0]))
                     add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
-                        who + " writes its register to global memory" + tail, true);
+                        who + " writes to global memory" + tail, true);
                 break;
             case EventKind::Atomic:
-                if (reads_unwritten(e, e.dep[1]))
+                if (unwritten_operand(e, e.dep[1]))
                     add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
-                        who + " adds its register to the output atomically" + tail, true);
+                        who + " adds atomically to the output" + tail, true);
                 break;
             case EventKind::Combine:
-                if (reads_unwritten(e, e.dep[0]) || reads_unwritten(e, e.dep[1]))
-                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(), who + " combines its register" + tail, true);
+                if (unwritten_operand(e, e.dep[0]) || unwritten_operand(e, e.dep[1]))
+                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(), who + " combines" + tail, true);
                 break;
             default: break;
         }
@@ -411,17 +419,12 @@ private:
                         (e.aux == 0xffffffffu ? std::string("at a negative or huge index") : std::to_string(e.aux)) +
                         ", outside the " + std::to_string(t_.schedule.n) + " elements of the input: the value is undefined",
                     true);
-            } else if (e.kind == EventKind::IdentityFill) {
-                const std::string who = "thread " + std::to_string(e.thread) + " has no element";
-                // A declaration recorded without a value (a student kernel's `rl::Value<T> v;`).
-                if (e.flags & kUndefined)
-                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
-                        who + " and its register was never set: it holds whatever was there", true);
-                else if (e.value != identity)
-                    add(HazardKind::WrongIdentity, i, 1u << e.lane(),
-                        who + " and starts from " + format_value(t_.schedule.op, t_.schedule.type, e.value) +
-                            ", which is not the identity of " + op,
-                        true);
+            } else if (e.kind == EventKind::IdentityFill && !(e.flags & kUndefined) && e.value != identity) {
+                // (one flagged undefined is a declaration without a value: found where it is read)
+                add(HazardKind::WrongIdentity, i, 1u << e.lane(),
+                    "thread " + std::to_string(e.thread) + " has no element and starts from " +
+                        format_value(t_.schedule.op, t_.schedule.type, e.value) + ", which is not the identity of " + op,
+                    true);
             } else if (e.kind == EventKind::Atomic && e.dep[0] == kNoEvent && e.dep[1] < t_.events.size() &&
                        !(e.flags & kUndefined)) {
                 // The first atomic finds the output's starting value: identity ⊕ operand unless it was not the identity.

@@ -53,7 +53,9 @@ PY
 #  full-mask-partial-warp, unbounded-source (40 threads: warp 1 has lanes 0-7): shfl_down's offsets 16..1 read lanes
 #    8-23, never launched, at steps 1-5; the block stage's warp 0 runs lanes 0-1 (two warps) at steps 9-13 and reads
 #    lanes 2-17, which exist but skip the call; only the full mask also names lanes 2-31.
-#  uninit-tail, wrong-identity (30 elements, 32 threads): lanes 30-31 have no element, step 0.
+#  uninit-tail (30 elements, 32 threads): lanes 30-31 have no element and never write their register; lanes 14-15
+#    read and use it at the first shuffle (offset 16), step 1.
+#  wrong-identity (30 elements, 32 threads): lanes 30-31 have no element and start from 0, step 0.
 #  missing-barrier (2 blocks of 4 warps): lanes 1-3 of warp 0 read the other warps' partials at step 7, unordered.
 #  divergent-barrier (the barrier inside `if (lane == 0)`): warp 0's lane 0 arrives alone at step 7, lanes 1-3 then
 #    read the partials at step 8, and lane 0 of warps 1-3 arrive at step 12 without warp 0.
@@ -91,7 +93,7 @@ unbounded-source read-from-non-participating-lane 10 0 0 0x00000003 shuffle
 unbounded-source read-from-non-participating-lane 11 0 0 0x00000003 shuffle
 unbounded-source read-from-non-participating-lane 12 0 0 0x00000003 shuffle
 unbounded-source read-from-non-participating-lane 13 0 0 0x00000002 shuffle
-uninit-tail uninitialised-tail 0 0 0 0xc0000000 identity-fill
+uninit-tail uninitialised-tail 1 0 0 0x0000c000 shuffle
 wrong-identity wrong-identity 0 0 0 0xc0000000 identity-fill
 missing-barrier shared-memory-race 7 0 0 0x0000000e shared-load
 missing-barrier shared-memory-race 7 1 0 0x0000000e shared-load
