@@ -19,6 +19,7 @@
 #include "app/lab/process_clock.h"
 #include "app/lab/sanitized_build.h"
 #include "app/lab/startup.h"
+#include "app/lab/state_invariants.h"
 #include "app/render/offscreen.h"
 #include "app/render/renderer.h"
 #include "core/error.h"
@@ -60,6 +61,9 @@ int main(int argc, char** argv) {
     double slowest_ms = 0;
     int slowest_frame = 0;
     std::string slowest_events;
+    lab::StateInvariants invariants;  // --monkey: checked after every frame; the first one broken is reported
+    std::string broken;
+    double invariants_ms = 0;
     const int bench_total = o.bench_frames > 0 ? o.bench_frames + 5 : 0;  // five warm-up frames are not counted
     int frame = 0, exit_code = 0;
     auto last = Clock::now();
@@ -112,6 +116,12 @@ int main(int argc, char** argv) {
             s.finish_analysis();
             last = Clock::now();  // the analysis pause is not animation time
         }
+        if (monkey && broken.empty()) {
+            const auto c0 = Clock::now();
+            if (std::string b = invariants.check(s); !b.empty())
+                broken = "frame " + std::to_string(frame) + " (" + monkey->this_frame() + "on " + describe(s.schedule) + "): " + b;
+            invariants_ms += ms_between(c0, Clock::now());
+        }
         if (bench_total && frame > 5) bench.ms.push_back(ms_between(t0, t1));
         const double cost_ms = lab::frame_cost_ms(ms_between(t0, t1), lab::process_cpu_ms() - cpu0);
         if (monkey && frame > 1 && cost_ms > slowest_ms)
@@ -138,6 +148,12 @@ int main(int argc, char** argv) {
         if (slowest_ms > 1000 && !lab::kSanitizedBuild)
             exit_code = fail("monkey: frame " + std::to_string(slowest_frame) + " took " + std::to_string(int(slowest_ms)) +
                              " ms (wall and CPU), over a second");
+        if (broken.empty())
+            std::cout << "reduction-lab: monkey: the state's invariants held after all " << invariants.checks() << " frames ("
+                      << invariants.emulations() << " fresh emulations, " << invariants.skipped() << " traces too large; "
+                      << int(invariants_ms) << " ms)\n";
+        else
+            exit_code = fail("monkey: an invariant broke after " + broken);
     }
     desktop.on_exit(window, s);
     renderer.shutdown();

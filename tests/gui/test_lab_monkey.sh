@@ -2,8 +2,9 @@
 # tests/gui/test_lab_monkey.sh — the lab bench itself (GLFW window, Dear ImGui panels) under random use:
 # reduction-lab --monkey SEED:COUNT feeds COUNT random keys, clicks, drags, wheel turns, typed text, resizes,
 # schedule changes and lesson switches through ImGui's IO; it must end with exit 0 (no crash, no sanitizer
-# report: the sanitizer build aborts on the first), report every event fed and every kind used, and no frame
-# over a second. Usage: test_lab_monkey.sh XVFB_RUN REDUCTION_LAB [SEED:COUNT] (RLAB_MONKEY overrides the default).
+# report: the sanitizer build aborts on the first), report every event fed and every kind used, no frame over a
+# second, and the lab's state invariants held after every frame.
+# Usage: test_lab_monkey.sh XVFB_RUN REDUCTION_LAB [SEED:COUNT] (RLAB_MONKEY overrides the default).
 set -u
 XVFB="$1"; LAB="$2"
 # Without xvfb-run (CMake then passes XVFB_RUN-NOTFOUND) there is no display to open the window on.
@@ -30,6 +31,10 @@ for kind in keys clicks drags "wheel turns" "typed characters" resizes "schedule
   grep -qE "[1-9][0-9]* $kind" "$tmp/out" || { echo "FAIL: no $kind among the events"; fails=$((fails + 1)); }
 done
 grep -q "slowest frame" "$tmp/out" || { echo "FAIL: no slowest frame reported"; fails=$((fails + 1)); }
+# After every frame the lab's state was checked (app/lab/state_invariants.h): the trace a fresh emulation of the
+# schedule shown, the cursor, selection and cone, text size and view in range; the first broken one is on stderr.
+grep -qE "the state's invariants held after all [1-9][0-9]* frames \([1-9][0-9]* fresh emulations" "$tmp/out" ||
+  { echo "FAIL: the state's invariants were not all held"; grep "invariant" "$tmp/err"; fails=$((fails + 1)); }
 # A malformed --monkey is one line and exit 2, before any window opens.
 "$LAB" --monkey 19 >"$tmp/out" 2>"$tmp/err"
 rc=$?
