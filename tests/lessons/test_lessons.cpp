@@ -8,6 +8,7 @@
 #include <set>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 #include "codegen/lesson_lines.h"
@@ -320,6 +321,27 @@ TEST_CASE("a schedule quantity keeps its value whatever the trace records; measu
         CHECK(quantity_kind(name) == QuantityKind::Measured);
         CHECK(a.at(name).text != b.at(name).text);
     }
+}
+
+TEST_CASE("lessons/README.md lists exactly the schedule quantities the engine classifies as schedule") {
+    std::ifstream in(fs::path(RLAB_LESSONS_SOURCE) / "README.md");
+    REQUIRE(in);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t from = text.find("- schedule: "), to = text.find("- measured: ", from);
+    REQUIRE(from != std::string::npos);
+    REQUIRE(to != std::string::npos);
+    std::set<std::string> documented;
+    const std::string list = text.substr(from, to - from);
+    for (size_t i = list.find('`'); i != std::string::npos; i = list.find('`', list.find('`', i + 1) + 1)) {
+        const size_t j = list.find('`', i + 1);
+        REQUIRE(j != std::string::npos);
+        documented.insert(list.substr(i + 1, j - i - 1));
+    }
+    std::set<std::string> classified;
+    for (const std::string& name : quantity_names())
+        if (quantity_kind(name) == QuantityKind::Schedule)
+            classified.insert(name.rfind("harris2007_", 0) == 0 ? "harris2007_*" : name);
+    CHECK(documented == classified);
 }
 
 TEST_CASE("one bad lesson does not stop the others loading") {
