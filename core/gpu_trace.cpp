@@ -207,6 +207,10 @@ Trace trace_from_gpu_records(const Schedule& s, const GpuLaunchShape& shape, con
     for (size_t i = 0; i < count; ++i) {
         const GpuRecord& r = records[i];
         t.events[i] = r.event;
+        // A load that names no store read what the slot held before any store reached it: unwritten memory,
+        // whatever tag bits the device read beside the value.
+        if ((r.event.kind == EventKind::SharedLoad || r.event.kind == EventKind::PartialLoad) && r.event.dep[0] == kNoEvent)
+            t.events[i].flags |= kUnwrittenMemory;
         t.times[i] = {r.globaltimer_ns, r.clock, r.sm};
         old_bits[i] = r.atomic_old;
         max_step = std::max<uint32_t>(max_step, r.event.step);

@@ -334,3 +334,36 @@ TEST_CASE("GPU records of each bug's trace round-trip too (undefined reads, miss
         CHECK(gpu.result_value == emu.result_value);
     }
 }
+
+TEST_CASE("GPU records: a load that names no store is unwritten memory, whatever tag bits the device read") {
+    // missing-barrier: warp 0's lanes 1-3 load partial slots no store reached yet; missing-threadfence: the
+    // last block loads a partial whose store it does not see. The device's tag bits beside the value are
+    // cleared here; the host derives the loads' undefined (and stale) flags from the records alone.
+    Schedule race = sched(128, 128, GridStage::TwoPass);
+    race.bugs = uint16_t(Bug::MissingBarrier);
+    Schedule fence = sched(256, 64, GridStage::LastBlock);
+    fence.bugs = uint16_t(Bug::MissingThreadfence);
+    for (const Schedule& s : {race, fence}) {
+        REQUIRE(validate(s) == "");
+        INFO(describe(s));
+        const Trace emu = emulate(s);
+        std::vector<GpuRecord> slots = slots_from(emu);
+        size_t unstored = 0;
+        for (GpuRecord& r : slots) {
+            const bool load = r.event.kind == EventKind::SharedLoad || r.event.kind == EventKind::PartialLoad;
+            if (!load || r.event.dep[0] != kNoEvent) continue;
+            r.event.flags &= uint8_t(~(kUndefined | kStale));
+            ++unstored;
+        }
+        CHECK(unstored > 0);
+        std::vector<GpuRecord> rec = compact_slots(slots.data(), slots.size());
+        const Trace gpu = convert(emu, rec);
+        size_t derived = 0;
+        for (const Event& e : gpu.events)
+            if ((e.kind == EventKind::SharedLoad || e.kind == EventKind::PartialLoad) && e.dep[0] == kNoEvent) {
+                CHECK((e.flags & (kUndefined | kStale)) == (kUndefined | kStale));
+                ++derived;
+            }
+        CHECK(derived == unstored);
+    }
+}
