@@ -1,5 +1,8 @@
 // tests/qt/test_monkey.cpp — the classroom under random use (Qt Test's event functions, seeded, bounded in time):
-// keys, clicks, drags, wheel turns, resizes, schedule changes and lesson switches; no crash, no frame over a second.
+// keys, clicks, drags, wheel turns, resizes, schedule changes and lesson switches; no crash, no frame over a second,
+// and after every action the lab's state invariants (app/lab/state_invariants.h: the trace a fresh emulation of the
+// schedule shown, cursor, selection, cone, text size and view in range) and the classroom's: a page per step of the
+// schedule (or of the lesson), the page shown one of them, the canvas drawing the lab's scene.
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QStandardPaths>
@@ -9,6 +12,7 @@
 #include <random>
 #include "app/lab/process_clock.h"
 #include "app/lab/sanitized_build.h"
+#include "app/lab/state_invariants.h"
 #include "app/qt/canvas_widget.h"
 #include "app/qt/main_window.h"
 
@@ -57,6 +61,7 @@ private slots:
         total.start();
         qint64 worst_ms = 0, worst_frame_ms = 0;
         int actions = 0;
+        lab::StateInvariants invariants;
         while (fixed_actions ? actions < fixed_actions : total.elapsed() < budget_ms) {
             QElapsedTimer one;
             one.start();
@@ -113,11 +118,24 @@ private slots:
             if (!kSanitized)
                 QVERIFY2(action_ms + frame_ms < 1000, qPrintable(QString("action %1 (kind %2) took %3 ms (seed %4)")
                                                                      .arg(actions).arg(kind).arg(action_ms + frame_ms).arg(seed)));
+            std::string broken = invariants.check(c.lab);
+            if (broken.empty() && c.pages.empty()) broken = "no page";
+            if (broken.empty() && (c.page < 0 || c.page > c.last_page()))
+                broken = "page " + std::to_string(c.page) + " shown of " + std::to_string(c.pages.size());
+            if (broken.empty() && c.lesson.empty() && c.last_page() != c.lab.last())
+                broken = std::to_string(c.pages.size()) + " pages for " + std::to_string(c.lab.last() + 1) + " steps";
+            if (broken.empty() && &w.canvas()->last_scene() != &c.lab.last_scene)
+                broken = "the canvas draws another scene than the lab's";
+            QVERIFY2(broken.empty(), qPrintable(QString("after action %1 (kind %2, seed %3): %4")
+                                                    .arg(actions).arg(kind).arg(seed).arg(QString::fromStdString(broken))));
             ++actions;
         }
-        qDebug("monkey: %d actions in %lld ms, slowest %lld ms, slowest frame %lld ms", actions, total.elapsed(), worst_ms,
-               worst_frame_ms);
+        qDebug("monkey: %d actions in %lld ms, slowest %lld ms, slowest frame %lld ms; invariants held after each "
+               "(%d fresh emulations, %d traces too large)", actions, total.elapsed(), worst_ms, worst_frame_ms,
+               invariants.emulations(), invariants.skipped());
         QVERIFY(actions > 200);
+        QCOMPARE(invariants.checks(), actions);
+        QVERIFY(invariants.emulations() > 1);  // schedules and lessons changed, and each was emulated again
         QVERIFY(w.isVisible());
     }
 };
