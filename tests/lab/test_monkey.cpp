@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <random>
 #include "app/lab/frame.h"
@@ -86,4 +87,40 @@ TEST_CASE("monkey: random use of the lab layer never crashes and every frame tak
     CHECK(actions > 100);
     CHECK(invariants.checks() == actions);
     CHECK(invariants.emulations() > 1);  // the schedule changed, and each one met was emulated again
+}
+
+// The invariants the monkeys check are not vacuous: each break of the state is reported, naming what broke.
+TEST_CASE("monkey: the state invariants catch a wrong trace, cursor, selection, cone, text size and view") {
+    lab::LabState s;
+    s.backend = BackendChoice::Cpu;
+    s.schedule.n = 64;
+    s.schedule.block = 32;
+    REQUIRE(s.rerun());
+    s.finish_analysis();
+    lab::frame_scene(s, 1280, 720);
+    s.select(uint32_t(s.trace.events.size() - 1));  // the final store: its cone is every event the result needs
+    lab::StateInvariants inv;
+    REQUIRE(inv.check(s) == "");
+    auto broken = [&](auto&& change) {
+        lab::LabState t = s;
+        change(t);
+        return inv.check(t);
+    };
+    CHECK(broken([](lab::LabState& t) { t.trace.events[3].value ^= 1; }).find("event 3 differs") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.schedule.n = 65; }).find("is not the one shown") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.trace.schedule.n = 65, t.schedule.n = 65; }).find("events, a fresh emulation") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.trace.result_value ^= 1; }).find("result") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.analysis.span += 1; }).find("analysis") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.cursor.step = t.last() + 1; }).find("cursor's step") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.cursor.t = 1.5f; }).find("progress") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.selected = uint32_t(t.trace.events.size()); }).find("not in the trace") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.cone[0] ^= 1; }).find("closure") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.cone_size += 1; }).find("cone's size") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.select(kNoEvent), t.cone_size = 1; }).find("nothing selected") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.font_scale = 3.5f; }).find("text size") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.view.px_per_col = 0; }).find("view is broken") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.view.x0 = std::nan(""); }).find("view is broken") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.view.row_h = 1000; }).find("row height") != std::string::npos);
+    CHECK(broken([](lab::LabState& t) { t.view.px_per_col = 10000; }).find("deepest") != std::string::npos);
+    CHECK(inv.check(s) == "");  // the state itself still holds
 }
