@@ -191,15 +191,25 @@ template <class OpT, bool kRecord> struct Ctx {
 
     __device__ V identity() const { return unpack_value<V>(p.identity_bits); }
 
-    // A thread without data takes the identity, or under the bug keeps an uninitialised register.
-    __device__ T identity_fill(uint32_t step) {
-        if (p.has(Bug::UninitTail)) {
-            V junk;  // deliberately never assigned: this is the bug being demonstrated
-            return {junk, rec.emit(EventKind::IdentityFill, step, 0, 0, kNoEvent, kNoEvent, pack_value(junk), kUndefined),
-                    kUndefined};
-        }
+    // The accumulator as declared (`Value v;`): its bits are whatever the register held, and its shadow
+    // (no producing event, undefined) says no write has reached it; only a write replaces the shadow.
+    __device__ static T declared() {
+        // Whatever the registers hold: an asm output that no instruction writes, so the compiler neither
+        // assumes a value nor treats the read as undefined behaviour of its own.
+        uint32_t w[2];
+        asm volatile("" : "=r"(w[0]), "=r"(w[1]));
+        V junk;
+        memcpy(&junk, w, sizeof(V));
+        return {junk, kNoEvent, kUnwrittenRegister};
+    }
+
+    // A thread without data writes the identity into its register. Under uninit-tail the program has no
+    // such line (`Value v; if (i < n) v = in[i];`): the register stays as declared, and the events that
+    // read it carry its shadow.
+    __device__ void identity_fill(T& r, uint32_t step) {
+        if (p.has(Bug::UninitTail)) return;
         V e = identity();
-        return {e, rec.emit(EventKind::IdentityFill, step, 0, 0, kNoEvent, kNoEvent, pack_value(e), kIdentity), kIdentity};
+        r = {e, rec.emit(EventKind::IdentityFill, step, 0, 0, kNoEvent, kNoEvent, pack_value(e), kIdentity), kIdentity};
     }
 
     // ---- 3. shared memory: each slot holds the value, the store's event and its flags ------------
@@ -208,8 +218,7 @@ template <class OpT, bool kRecord> struct Ctx {
         store_tracked(smem + slot, T{v.v, ev, v.fl});
     }
     __device__ T read_slot(T* smem, uint32_t slot, uint32_t step) {
-        T got = load_tracked(smem + slot);
-        if (got.ev == kNoEvent) got.fl = uint8_t(kUndefined | kStale);  // nothing stored there yet
+        T got = load_tracked(smem + slot);  // a slot no store reached keeps the tags init_smem_tags wrote
         uint32_t ev = rec.emit(EventKind::SharedLoad, step, slot, 0, got.ev, kNoEvent, pack_value(got.v), got.fl);
         return {got.v, ev, got.fl};
     }
@@ -420,7 +429,7 @@ template <class OpT, bool kRecord> struct Ctx {
 template <class V> __device__ inline void init_smem_tags(Tracked<V>* smem, uint32_t slots) {
     for (uint32_t i = threadIdx.x; i < slots; i += blockDim.x) {
         smem[i].ev = kNoEvent;
-        smem[i].fl = kUndefined | kStale;
+        smem[i].fl = kUnwrittenMemory;
     }
 }
 
@@ -475,22 +484,22 @@ __device__ void finish(const Plan& p, Tracked<typename OpT::Value>* smem, Tracke
     Recorder<kRecord> rec{buf, p.finisher_base + uint64_t(tid) * p.finisher_slots, p.finisher_slots, 0, fblock,
                           uint16_t(tid), kFinisher, overflow};
     Ctx<OpT, kRecord> c{p, rec};
-    T r{c.identity(), kNoEvent, kIdentity};
+    T r = c.declared();
     bool has = false;
     if (tid < p.P) {
         for (uint32_t k = 0; k < p.Kp; ++k) {
             uint64_t idx = p.assign == Assign::Contiguous ? uint64_t(tid) * p.Kp + k : tid + uint64_t(k) * p.P;
             if (idx >= p.G) continue;
             T part = load_tracked(partials + idx);
-            // No store seen (partials start as 0xff: no event): a stale read, possible only when the
-            // partial's store is not fenced before the ticket (missing-threadfence).
-            if (part.ev == kNoEvent) part.fl = uint8_t(kUndefined | kStale);
+            // No store seen (the partials' tags start as 0xff: no event): the slot's shadow is unwritten
+            // memory. Possible only when the partial's store is not fenced before the ticket.
+            if (part.ev == kNoEvent) part.fl = kUnwrittenMemory;
             T ld{part.v, rec.emit(EventKind::PartialLoad, p.finish_step + k, k, uint32_t(idx), part.ev, kNoEvent,
                                   pack_value(part.v), part.fl), part.fl};
             r = has ? c.combine(p.finish_step + k, r, ld) : ld;
             has = true;
         }
-        if (!has) r = c.identity_fill(p.finish_step);
+        if (!has) c.identity_fill(r, p.finish_step);
     }
     c.reduce_block(r, smem, tid, p.P, p.finish_step + p.Kp);
     if (tid == 0) {
@@ -519,7 +528,7 @@ __global__ void reduce_kernel(Plan p, const Elem* input, DeviceRecord* buf, Trac
 
     // ---- 4. thread stage: accumulate this thread's elements in a register
     const uint64_t g = uint64_t(b) * p.B + tid;
-    T r{c.identity(), kNoEvent, kIdentity};
+    T r = c.declared();
     bool has = false;
     // Accumulation state as in core/emulator.cpp accumulate(): only float sums use it.
     constexpr bool kAccum = std::is_same_v<OpT, SumOp<A>> && std::is_floating_point_v<A>;
@@ -576,7 +585,7 @@ __global__ void reduce_kernel(Plan p, const Elem* input, DeviceRecord* buf, Trac
         k_now = p.K - 1;  // the stack's last merges: after the last item, on the stage's last step
         if constexpr (kAccum) r = pairwise_finish(stack, depth, merge);
     }
-    if (!has) r = c.identity_fill(0);
+    if (!has) c.identity_fill(r, 0);
 
     c.reduce_block(r, smem, tid, p.B, p.warp_step, b);
 
