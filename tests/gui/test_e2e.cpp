@@ -203,7 +203,7 @@ TEST_CASE("e2e: a bug run shows undefined values, and bad input exits 2") {
         CHECK_MESSAGE(badged, "no badge on the hazard at event ", i);
     }
     CHECK(int(badges.size()) == hazard_events);
-    CHECK(hazard_events == 11);  // the checker's 11 findings at this schedule (test_cli.sh lists them)
+    CHECK(hazard_events == 11);  // 15 findings on 11 events (test_cli.sh lists them): steps 9-12 carry two each
 
     std::string err;
     CHECK(run_err(std::string(RLAB_LAB_EXE) + " --block 2000 --quit", err) == 2);
