@@ -381,31 +381,29 @@ private:
 
     // Events that take a thread's register as an operand: the value it stores, writes or combines.
     void register_reads(uint32_t i, const Event& e) {
-        const std::string who = "thread " + std::to_string(e.thread) + " of block " + std::to_string(e.block);
-        const char* tail = " its register, which was never assigned: it holds whatever was there";
+        const char* does = nullptr;
+        std::string slot;
         switch (e.kind) {
             case EventKind::SharedStore:
-                if (unwritten_operand(e, e.dep[0]))
-                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
-                        who + " stores to shared slot " + std::to_string(e.detail) + tail, true);
+                if (unwritten_operand(e, e.dep[0])) does = " stores to shared slot ", slot = std::to_string(e.detail);
                 break;
             case EventKind::BlockPartial:
             case EventKind::FinalStore:
-                if (unwritten_operand(e, e.dep[0]))
-                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
-                        who + " writes to global memory" + tail, true);
+                if (unwritten_operand(e, e.dep[0])) does = " writes to global memory";
                 break;
             case EventKind::Atomic:
-                if (unwritten_operand(e, e.dep[1]))
-                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
-                        who + " adds atomically to the output" + tail, true);
+                if (unwritten_operand(e, e.dep[1])) does = " adds atomically to the output";
                 break;
             case EventKind::Combine:
-                if (unwritten_operand(e, e.dep[0]) || unwritten_operand(e, e.dep[1]))
-                    add(HazardKind::UninitialisedTail, i, 1u << e.lane(), who + " combines" + tail, true);
+                if (unwritten_operand(e, e.dep[0]) || unwritten_operand(e, e.dep[1])) does = " combines";
                 break;
             default: break;
         }
+        if (!does) return;
+        add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
+            "thread " + std::to_string(e.thread) + " of block " + std::to_string(e.block) + does + slot +
+                " its register, which was never assigned: it holds whatever was there",
+            true);
     }
 
     void values() {
