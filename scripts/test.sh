@@ -60,3 +60,7 @@ echo "== all tests passed, except those skipped:"
 bash scripts/ctest_skips.sh build/ctest-default.txt build/ctest-default.log
 bash scripts/ctest_skips.sh build/ctest-asan.txt build/ctest-asan.log
 bash scripts/ctest_skips.sh build/ctest-asan-monkeys.txt build/ctest-asan-monkeys.log
+echo "== mutation sample (docs/mutation.md): 3 mutants of tests/mutants/, rotated by the day of the year"
+# CI's checkout is a clean clone, so the mutants go into it (--in-place) and reuse build/default's objects: each
+# rebuilds one unity batch and the tests it names. A mutant no test kills fails CI with its name.
+bash scripts/mutate.sh --in-place --build-dir build/default --sample "${RLAB_MUTANTS_SAMPLE:-3}" --no-restore
