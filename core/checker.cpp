@@ -373,7 +373,8 @@ private:
     // `rl::Value<T> v;`). A value computed from it keeps the flag but names its producer, so only reads of
     // the register itself are found.
     bool unwritten_operand(const Event& e, uint32_t dep) const {
-        if (dep == kNoEvent) return (e.flags & kUndefined) != 0;
+        if (!(e.flags & kUndefined)) return false;  // the read of an unwritten register is flagged, first of all
+        if (dep == kNoEvent) return true;
         if (dep >= t_.events.size()) return false;
         const Event& d = t_.events[dep];
         return d.kind == EventKind::IdentityFill && (d.flags & kUndefined);
