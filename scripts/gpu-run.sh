@@ -98,8 +98,10 @@ case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix | tune) targets=(--tar
   student) targets=(--target rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests) ;;
   session) targets=(--target rlab rlab_gpu_tests rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests rlab_student_nvrtc_tests
     rlab_codegen_batch) ;; esac
-# tests: also the generated kernels against the instrumented ones (NVRTC, tests/gpu/test_gpu_generated.cpp)
-[ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests)
+# tests: also the generated kernels against the instrumented ones (NVRTC), the student suites and the nvcc compile of
+# generated sources, so that every gpu- and nvcc-labelled test has its executable
+[ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests
+  rlab_student_nvrtc_tests rlab_codegen_batch)
 if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs" "${targets[@]}"; } >"$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; echo "BUILD FAILED" >>"$report"
   check build 1 "the build failed (build.log)"; finish
@@ -447,9 +449,10 @@ if [ "${RLAB_GPU_ONLY:-}" = tests ]; then  # corpus, then every gpu-labelled tes
   # the whole call must end inside the device's 10 minutes: what is left of ~570 s goes to ctest
   left=$((570 - SECONDS)); [ "$left" -lt 60 ] && left=60
   # three test processes at a time share the GPU (the sanitizer table and the lessons are the long ones)
-  timeout "$left" ctest --preset gpu -L gpu -j 3 --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
+  timeout "$left" ctest --preset gpu -L '^(gpu|nvcc)$' -j 3 --output-on-failure -V >"$OUT/gpu-tests.log" 2>&1
   code=$?
   ctest_check "gpu tests" "$code" "$OUT/gpu-tests.log"
+  required_test rlab_generated_sources_compile "$OUT/gpu-tests.log"
   [ "$code" -eq 124 ] && echo "## gpu tests: STOPPED after ${left}s (the device call's limit); the log has what ran" >>"$report"
   echo "## gpu tests: exit $code ($((SECONDS - start))s; whole run ${SECONDS}s)" >>"$report"
   grep -E "Test +#|tests passed|MESSAGE|ok:|FAIL|ERROR|CHECK|SKIPPED|recorded:|: \| " "$OUT/gpu-tests.log" | head -250 >>"$report"
