@@ -12,8 +12,7 @@ namespace rl::test {
 
 // The first difference between two traces of one schedule in canonical order (GPU against emulator), or ""
 // when every event is equal. The hazard flag is left aside: hazards are judged by the rules, not recorded.
-inline std::string first_difference(const Trace& gpu, const Trace& emu) {
-    std::vector<Event> a = canonical_events(gpu), b = canonical_events(emu);
+inline std::string first_difference(const std::vector<Event>& a, const std::vector<Event>& b) {
     if (a.size() != b.size())
         return "event count " + std::to_string(a.size()) + " on the GPU, " + std::to_string(b.size()) + " emulated";
     for (size_t i = 0; i < a.size(); ++i) {
@@ -31,6 +30,9 @@ inline std::string first_difference(const Trace& gpu, const Trace& emu) {
         }
     }
     return "";
+}
+inline std::string first_difference(const Trace& gpu, const Trace& emu) {
+    return first_difference(canonical_events(gpu), canonical_events(emu));
 }
 inline bool same_events(const Trace& gpu, const Trace& emu) { return first_difference(gpu, emu).empty(); }
 
