@@ -1,6 +1,7 @@
 // tests/test_mutant_gaps.cpp — what the mutation harness (scripts/mutate.sh, docs/mutation.md) found no test to
-// check: the exact reference at a rounding midpoint, and the trace reader's limits at their exact boundary and the
-// fields it must read back. Each expectation comes from IEEE arithmetic worked by hand or from docs/limits.md.
+// check: the exact reference at a rounding midpoint, pairwise accumulation's bound, the trace reader's limits at
+// their exact boundary and the fields it must read back. Each expectation comes from IEEE arithmetic worked by hand,
+// the bound's derivation (Higham) or docs/limits.md.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "core/emulator.h"
+#include "core/error_bounds.h"
 #include "core/exact_sum.h"
 #include "core/limits.h"
 #include "core/trace_io.h"
@@ -137,4 +139,17 @@ TEST_CASE("mutant gaps: a trace read back keeps its timestamps, result flags and
         CHECK(r.hazards[i].lanes == t.hazards[i].lanes);
         CHECK(r.hazards[i].lanes != 0);
     }
+}
+
+TEST_CASE("mutant gaps: a pairwise thread stage of k items is bounded over ceil(log2 k) roundings") {
+    // Pairwise summation of k items is a balanced tree: each item passes through at most ceil(log2 k) additions
+    // (Higham §4.2), so its relative bound is gamma_ceil(log2 k); one item has no addition at all.
+    for (double u : {0x1p-24, 0x1p-53})
+        for (uint64_t k : {2ull, 3ull, 4ull, 5ull, 8ull, 9ull, 1000ull, 1024ull, 1025ull, 65536ull}) {
+            uint32_t levels = 0;
+            while ((uint64_t(1) << levels) < k) ++levels;  // ceil(log2 k), by counting
+            INFO("k = " << k);
+            CHECK(thread_stage_relative(Accum::Pairwise, k, u) == doctest::Approx(levels * u / (1 - levels * u)).epsilon(1e-12));
+        }
+    CHECK(thread_stage_relative(Accum::Pairwise, 1, 0x1p-24) == 0.0);
 }
