@@ -117,6 +117,21 @@ echo "== building the unmutated tree ($commit) in $build"
 nice -n 15 ninja -C "$build" -j "$jobs" >"$log_dir/clean-build.txt" 2>&1 ||
     { echo "mutate.sh: the unmutated tree does not build ($log_dir/clean-build.txt)" >&2; exit 2; }
 
+# The baseline: every CPU test on the unmutated tree. A test that already fails there proves nothing about a
+# mutant; it is named here and left out of every run below (-E), and the run still reports on the rest.
+echo "== baseline: the CPU tests on the unmutated tree"
+nice -n 15 timeout 900 ctest --test-dir "$build" -j "$jobs" -LE '^(gpu|gui|nvcc)$' >"$log_dir/baseline.txt" 2>&1
+mapfile -t broken < <(sed -n '/^The following tests FAILED:/,$ s/^[[:space:]]*[0-9]* - \(.*\) ([A-Za-z ]*)$/\1/p' "$log_dir/baseline.txt")
+exclude=()
+if [ ${#broken[@]} -gt 0 ]; then
+    rx=""
+    for b in "${broken[@]}"; do
+        echo "mutate.sh: fails without any mutant, left out: $b" >&2
+        rx+="${rx:+|}^$(printf '%s' "$b" | sed 's/[][\\.^$*+?(){}|/]/\\&/g')\$"
+    done
+    exclude=(-E "$rx")
+fi
+
 # The targets this build knows (a mutant may name a suite that an older tree does not have yet).
 known_targets=$(ninja -C "$build" -t targets all 2>/dev/null | sed 's/:.*//')
 only_known() { local t out=""; for t in $1; do grep -qxF "$t" <<<"$known_targets" && out+=" $t"; done; echo "$out"; }
@@ -133,7 +148,7 @@ trap 'revert; exit 2' INT TERM
 first_failure() { sed -n '/^The following tests FAILED:/,$ s/^[[:space:]]*[0-9]* - \(.*\) ([A-Za-z ]*)$/\1/p' "$1" | head -1; }
 run_ctest() {  # LOG ARGS...: 0 when a test failed (the mutant is killed)
     local log=$1; shift
-    nice -n 15 timeout 900 ctest --test-dir "$build" -j "$jobs" --stop-on-failure -LE '^(gpu|gui|nvcc)$' "$@" >"$log" 2>&1
+    nice -n 15 timeout 900 ctest --test-dir "$build" -j "$jobs" --stop-on-failure -LE '^(gpu|gui|nvcc)$' "${exclude[@]}" "$@" >"$log" 2>&1
     local rc=$?
     [ $rc -ne 0 ] && ! grep -q "No tests were found" "$log"
 }
@@ -213,6 +228,7 @@ if [ -n "$report" ]; then
         echo "# Mutation run of $commit"
         echo
         echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, build $build, $((SECONDS - t_all)) s."
+        [ ${#broken[@]} -eq 0 ] || { echo; echo "Left out: failing without any mutant: $(printf '%s; ' "${broken[@]}")"; }
         echo
         printf '%s\n' "${table[@]}"
         echo
