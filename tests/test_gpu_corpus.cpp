@@ -13,6 +13,7 @@
 #include "core/checker.h"
 #include "core/emulator.h"
 #include "core/gpu_trace.h"
+#include "core/schedule.h"
 #include "core/trace_io.h"
 #include "corpus.h"
 #include "stripped_trace.h"
@@ -141,6 +142,32 @@ TEST_CASE("GPU corpus: recorded on a GPU, at least 50 traces, every grid stage a
     for (const testing::CorpusEntry& e : testing::corpus_schedules())
         raced = raced || (e.flag("--bug") == "missing-barrier" && !e.flag("--race-delay").empty());
     CHECK(raced);
+}
+
+TEST_CASE("GPU corpus: each recording holds the schedule of its line in schedules.txt and the manifest's event count") {
+    // The schedule is rebuilt from the line's flags by the schedule parser (the flags `rlab trace` was given), so a
+    // recording made from another line, a stale file or a reader that drops a field fails here.
+    const auto recorded = manifest_lines();
+    size_t compared = 0;
+    for (const testing::CorpusEntry& e : testing::corpus_schedules()) {
+        CAPTURE(e.name);
+        auto it = recorded.find(e.name);
+        if (it == recorded.end() || it->second.rfind("ok ", 0) != 0) continue;  // the test above judges what is missing
+        Schedule want;
+        for (size_t i = 0; i + 1 < e.flags.size(); i += 2) {
+            if (e.flags[i] == "--race-delay") continue;  // an amplifier of the recorder, not part of the schedule
+            REQUIRE(e.flags[i].rfind("--", 0) == 0);
+            CHECK(set_field(want, std::string_view(e.flags[i]).substr(2), e.flags[i + 1]) == "");
+        }
+        REQUIRE(validate(want) == "");
+        const Trace t = load(testing::corpus_dir() + "/" + e.name + ".json");
+        CHECK(describe(t.schedule) == describe(want));
+        CHECK(t.schedule.input == want.input);
+        CHECK(t.schedule.bugs == want.bugs);
+        CHECK(std::to_string(t.events.size()) == it->second.substr(3));
+        ++compared;
+    }
+    CHECK(compared + 1 == testing::corpus_schedules().size());  // all but divergent-shuffle, which hangs the GPU
 }
 
 TEST_CASE("GPU corpus: the checker finds by rule what each bug must show, and nothing on correct schedules") {

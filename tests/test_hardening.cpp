@@ -10,11 +10,13 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include "core/emulator.h"
 #include "core/exact_sum.h"
 #include "core/file_io.h"
 #include "core/lesson.h"
+#include "core/lesson_recorded.h"
 #include "core/limits.h"
 #include "core/trace_io.h"
 #include "support/helpers.h"
@@ -60,7 +62,28 @@ TEST_CASE("trace reader: every recorded GPU trace reads (rewritten once so that 
                 CHECK(file_error(f.path().string()) == "");
                 ++read;
             }
-    CHECK(read >= 110);  // 55 corpus, 2 docs, 54 lesson recordings (2026-12-01)
+    // Every file is a recording some manifest owns: each corpus file a line of the corpus's recorded.txt that says
+    // "ok", each lesson file the recording of a lesson step whose schedule it holds (read_recorded_step refuses a
+    // file recorded for another schedule), and the two traces docs/gpu/traces shows.
+    size_t corpus_ok = 0;
+    std::ifstream manifest(std::string(RLAB_SOURCE_DIR) + "/tests/data/gpu-corpus/recorded.txt");
+    for (std::string line; std::getline(manifest, line);)
+        if (line.find(" ok ") != std::string::npos) ++corpus_ok;
+    std::set<std::string> lesson_files;
+    const LessonSet set = load_lessons(std::string(RLAB_SOURCE_DIR) + "/lessons");
+    CHECK(set.errors.empty());
+    for (const Lesson& l : set.lessons) {
+        const RecordedLesson r = find_recorded(l);
+        for (size_t k = 0; k < r.files.size(); ++k) {
+            if (!r.has(k)) continue;
+            INFO(l.name << " step " << k + 1 << ": " << r.files[k]);
+            CHECK(read_recorded_step(l, r, k).error == "");
+            lesson_files.insert(fs::path(r.files[k]).filename().string() + "@" + l.name);
+        }
+    }
+    CHECK(corpus_ok >= 50);
+    CHECK(lesson_files.size() >= 50);
+    CHECK(read == corpus_ok + 2 + lesson_files.size());
 }
 
 TEST_CASE("trace reader: nesting, special files, folders and sizes are bounded before parsing") {
