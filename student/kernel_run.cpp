@@ -3,12 +3,14 @@
 #include "student/kernel_run.h"
 #include <signal.h>
 #include <unistd.h>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <regex>
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/text_format.h"
 #include "core/trace_io.h"
 #include "student/diagnostics.h"
 #include "student/process.h"
@@ -77,6 +79,12 @@ std::string kernel_name(std::string_view source) {
     return names[0];
 }
 
+std::string time_limit_problem(double seconds) {
+    if (std::isfinite(seconds) && seconds > 0 && seconds <= kMaxKernelTimeLimit) return {};
+    return "--time-limit " + format_number("%g", seconds) + ": expected seconds above 0, at most " +
+           format_number("%g", kMaxKernelTimeLimit);
+}
+
 KernelOutcome run_kernel(const KernelRequest& request) {
     check_readable_file(request.file, "kernel file", kKernelFileBytes);
     {
@@ -84,8 +92,7 @@ KernelOutcome run_kernel(const KernelRequest& request) {
         s.items = 1;
         if (std::string why = validate(s); !why.empty()) throw Error(why);
     }
-    if (!(request.time_limit_s > 0 && request.time_limit_s <= 3600))
-        throw Error("--time-limit " + std::to_string(request.time_limit_s) + ": expected more than 0 and at most 3600 seconds");
+    if (std::string why = time_limit_problem(request.time_limit_s); !why.empty()) throw Error(why);
 
     KernelOutcome outcome;
     const std::string runner = find_runner();

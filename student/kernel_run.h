@@ -10,6 +10,12 @@
 
 namespace rl::student {
 
+// The longest time limit accepted: a student's kernel that runs longer is stuck, and a GUI waits on it.
+inline constexpr double kMaxKernelTimeLimit = 600.0;
+
+// Why `seconds` is not a usable time limit (one line naming the value and the range), or empty.
+std::string time_limit_problem(double seconds);
+
 struct KernelRequest {
     std::string file;              // the student's .cu file
     Schedule schedule;             // n, block, grid (0: ceil(n / block)), input, seed; op when op_given

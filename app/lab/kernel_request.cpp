@@ -25,9 +25,7 @@ student::KernelRequest kernel_request(const KernelSettings& k, std::string* note
     if (std::string flag = k.sizes.flag_beyond_sizes(); !flag.empty())
         throw Error(flag + ": a student's kernel chooses its own stages and type; it takes --n, --block, --grid, "
                            "--input, --seed and --op");
-    if (!std::isfinite(k.time_limit_s) || k.time_limit_s <= 0 || k.time_limit_s > kMaxKernelTimeLimit)
-        throw Error("--time-limit " + std::to_string(k.time_limit_s) + ": expected seconds above 0, at most " +
-                    std::to_string(int(kMaxKernelTimeLimit)));
+    if (std::string why = student::time_limit_problem(k.time_limit_s); !why.empty()) throw Error(why);
     BackendChoice choice;
     if (!parse_backend(k.backend, choice)) throw Error("--backend " + one_line(k.backend) + ": expected auto, cpu or cuda");
     student::KernelRequest r;

@@ -8,9 +8,6 @@
 
 namespace rl::lab {
 
-// The longest --time-limit accepted: a student's kernel that runs longer is stuck, and a GUI waits on it.
-inline constexpr double kMaxKernelTimeLimit = 600.0;
-
 struct KernelSettings {
     std::string file;               // the student's .cu file
     ScheduleArgs sizes;             // --n --block --grid --input --seed --op (others are refused)

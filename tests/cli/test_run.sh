@@ -75,7 +75,7 @@ bad "no RL_KERNEL" "RL_KERNEL" -- "$RLAB" run "$tmp/none.cu" --n 8 --block 32 --
 bad "two RL_KERNELs" "RL_KERNEL" -- "$RLAB" run "$tmp/two.cu" --n 8 --block 32 --backend cpu
 bad "a stage flag" "--warp" -- "$RLAB" run "$tmp/good.cu" --n 8 --block 32 --warp shfl-xor --backend cpu
 bad "an unknown format" "--format" -- "$RLAB" run "$tmp/good.cu" --format text --backend cpu
-bad "a zero time limit" "--time-limit" -- "$RLAB" run "$tmp/good.cu" --time-limit 0 --backend cpu
+bad "a zero time limit" "--time-limit 0: expected seconds above 0, at most 600" -- "$RLAB" run "$tmp/good.cu" --time-limit 0 --backend cpu
 bad "an unknown backend" "--backend" -- "$RLAB" run "$tmp/good.cu" --backend gpu
 bad "no file" "file" -- "$RLAB" run --n 8
 bad "a kernel file and --trace" "--trace" -- "$RLAB" check "$tmp/good.cu" --trace "$tmp/g.json"

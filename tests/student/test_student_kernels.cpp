@@ -378,7 +378,9 @@ TEST_CASE("kernel files: exactly one RL_KERNEL, and bad requests are rl::Error")
     CHECK_THROWS_WITH_AS(run_kernel(r), "--block 2000: expected 1 to 1024 threads", Error);
     r.schedule.block = 32;
     r.time_limit_s = 0;
-    CHECK_THROWS_WITH_AS(run_kernel(r), "--time-limit 0.000000: expected more than 0 and at most 3600 seconds", Error);
+    CHECK_THROWS_WITH_AS(run_kernel(r), "--time-limit 0: expected seconds above 0, at most 600", Error);
+    r.time_limit_s = 600.5;
+    CHECK_THROWS_WITH_AS(run_kernel(r), "--time-limit 600.5: expected seconds above 0, at most 600", Error);
 }
 
 TEST_CASE("compiler messages: g++/clang and NVRTC forms") {
