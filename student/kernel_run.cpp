@@ -98,11 +98,13 @@ KernelOutcome run_kernel(const KernelRequest& request) {
     const std::string runner = find_runner();
     if (runner.empty()) {
         outcome.error = std::string(kRunner) + " was not found next to this program or in its libexec folder: the installation is incomplete";
+        outcome.failure = KernelFailure::BadInput;
         return outcome;
     }
     char dir_template[] = "/tmp/rlab-kernel-XXXXXX";
     if (!mkdtemp(dir_template)) {
         outcome.error = std::string("cannot create a temporary folder: ") + std::strerror(errno);
+        outcome.failure = KernelFailure::BadInput;
         return outcome;
     }
     const fs::path dir = dir_template;
@@ -122,8 +124,15 @@ KernelOutcome run_kernel(const KernelRequest& request) {
     if (!r.started) {
         fs::remove_all(dir, ec);
         outcome.error = r.start_error;
+        outcome.failure = KernelFailure::BadInput;
         return outcome;
     }
+    // rlab-kernel-runner's exit codes (student/runner_main.cpp): 2 bad arguments, 3 compile error, 4 the kernel
+    // failed while it ran, 5 its records made no trace; a signal is a crash of the kernel.
+    outcome.failure = r.timed_out || r.signal || r.exit_code == 4 || r.exit_code == 5 ? KernelFailure::Program
+                      : r.exit_code == 3                                             ? KernelFailure::Compile
+                      : r.exit_code == 0                                             ? KernelFailure::None
+                                                                                     : KernelFailure::BadInput;
     if (r.timed_out) {
         outcome.error = "the kernel did not finish within " + std::string(limit) + " s (an endless loop?): it was stopped";
     } else if (r.signal) {
@@ -134,6 +143,7 @@ KernelOutcome run_kernel(const KernelRequest& request) {
             outcome.ok = true;
         } catch (const Error& e) {
             outcome.error = std::string("the runner's trace cannot be read: ") + e.what();
+            outcome.failure = KernelFailure::BadInput;
         }
     } else if (r.exit_code == 3) {
         outcome.compiler_log = r.output;

@@ -2,6 +2,7 @@
 // process (rlab-kernel-runner) that the caller survives whatever the kernel does, and returns its trace.
 // What rlab run, rlab check FILE.cu and both front ends call.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,8 +33,13 @@ struct Diagnostic {
     std::string message;           // "error: expected ';' before '}' token"
 };
 
+// Why a kernel run gave no trace: the request, the file or the installation (bad input), the compiler, or the kernel as a program
+// (it hung, ran past its time or step budget, indexed out of range, crashed): a wrong kernel, like a wrong result.
+enum class KernelFailure : uint8_t { None, BadInput, Compile, Program };
+
 struct KernelOutcome {
     bool ok = false;               // a trace was recorded (it may still hold hazards or a wrong result)
+    KernelFailure failure = KernelFailure::None;  // when !ok
     Trace trace;                   // when ok
     std::vector<Diagnostic> diagnostics;  // compile errors (and warnings) with file and line
     std::string compiler_log;      // the compiler's whole output, for a details view

@@ -25,11 +25,9 @@ std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc) {
     }
     for (const student::Diagnostic& d : o.diagnostics)
         std::cerr << (d.file.empty() ? k.file : d.file) << ":" << d.line << ":" << d.column << ": " << d.message << "\n";
-    // The kernel compiled when the compiler said nothing: what failed is the program (a hang, the time limit, an
-    // index out of range), a wrong kernel like a wrong result (1). A compile error is bad input (2).
-    const bool compiled = o.diagnostics.empty() && o.error.rfind("compile error", 0) != 0;
-    const bool as_program = o.error.rfind("the kernel", 0) == 0 || o.error.rfind("out of range:", 0) == 0;  // the runner's words
-    rc = compiled && as_program ? 1 : 2;
+    // A kernel that fails as a program (a hang, its time or step budget, an index out of range) is a wrong kernel,
+    // like a wrong result (1); a compile error or an unusable request is bad input (2).
+    rc = o.failure == student::KernelFailure::Program ? 1 : 2;
     std::cerr << "rlab: " << k.file << ": " << one_line(o.error.empty() ? "the kernel did not run" : o.error) << "\n";
     return std::nullopt;
 }

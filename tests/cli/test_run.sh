@@ -58,6 +58,30 @@ expect 1 "a shared index out of range" -- "$RLAB" run "$tmp/oob.cu" --n 32 --blo
 one_line_error "a shared index out of range"
 contains err "out of range" "the kernel error names the bound"
 contains err "line" "the kernel error names the line"
+# Endless loops are kernels that fail as programs too (exit 1), whether they record (the step budget stops them) or
+# not (the time limit does); neither is bad input.
+cat >"$tmp/spin.cu" <<'CU'
+#include <rlab/kernel.h>
+RL_KERNEL void spin(rl::In<float> in, rl::Out<float> out, int n) {
+    auto v = in[0];
+    while (true) v = v + in[0];
+    out[0] = v;
+}
+CU
+expect 1 "an endless loop that records" -- "$RLAB" run "$tmp/spin.cu" --n 8 --block 32 --backend cpu
+one_line_error "an endless loop that records"
+contains err "spin.cu: thread 0 of block 0 on line 4 records its 65535th event: the step budget stops it" "the step budget names thread, block and line"
+cat >"$tmp/quiet.cu" <<'CU'
+#include <rlab/kernel.h>
+RL_KERNEL void quiet(rl::In<float> in, rl::Out<float> out, int n) {
+    volatile int k = 0;
+    while (k == 0) {}
+    out[0] = in[0];
+}
+CU
+expect 1 "an endless loop that records nothing" -- "$RLAB" run "$tmp/quiet.cu" --n 8 --block 32 --backend cpu --time-limit 1
+one_line_error "an endless loop that records nothing"
+contains err "did not finish within 1 s" "the time limit is named"
 
 # Bad input: one line, exit 2.
 bad() {  # bad DESCRIPTION PATTERN -- command...
