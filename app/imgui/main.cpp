@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
         int ww = 0, wh = 0, fbw = 0, fbh = 0;
         glfwGetWindowSize(window, &ww, &wh);
         glfwGetFramebufferSize(window, &fbw, &fbh);
+        s.drawn = {};  // the panels record this frame's drawing afresh
         lab::place_panels(s, float(ww), float(wh));
         desktop.help_window(s);
         if (close_guard.asking() &&
@@ -107,7 +108,7 @@ int main(int argc, char** argv) {
                 std::cerr << "reduction-lab: wrote " << o.screenshot << " (" << fbw << "x" << fbh << ", step " << s.cursor.step << ")\n";
         }
         if (frame == o.frames && !o.dump_scene.empty())
-            if (std::string e = lab::write_scene(o.dump_scene, scene); !e.empty()) exit_code = fail(e);
+            if (std::string e = lab::write_scene(o.dump_scene, scene, &s.drawn); !e.empty()) exit_code = fail(e);
         glfwSwapBuffers(window);
         if (bench_total || frame == 1 || monkey) renderer.finish();  // timed frames include the drawing
         const auto t1 = Clock::now();

@@ -70,11 +70,14 @@ void legend(const render::TimingsPlot& p, float fs) {
     }
 }
 
-void plot(const render::TimingsPlot& p, ImVec2 size, bool dark) {
+// Draws the plot and writes down in `drawn` what it drew, as it draws it (--dump-scene).
+void plot(const render::TimingsPlot& p, ImVec2 size, bool dark, render::DrawnTimings& drawn) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fs = ImGui::GetFontSize();
     const ImVec2 o = ImGui::GetCursorScreenPos();
     const float px0 = o.x + fs * 3.6f, px1 = o.x + size.x - fs * 0.8f, py0 = o.y + fs * 0.4f, py1 = o.y + size.y - fs * 1.5f;
+    drawn.plot = {px0, py0, px1, py1};
+    drawn.axes(p);
     auto X = [&](double x) { return px0 + float((x - p.x0) / (p.x1 - p.x0)) * (px1 - px0); };
     auto Y = [&](double y) { return py1 - float((y - p.y0) / (p.y1 - p.y0)) * (py1 - py0); };
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = dark ? IM_COL32(255, 255, 255, 40) : IM_COL32(0, 0, 0, 40);
@@ -108,6 +111,7 @@ void plot(const render::TimingsPlot& p, ImVec2 size, bool dark) {
         dl->AddRectFilled(ImVec2(tx - 3, ty - 1), ImVec2(tx + tsz.x + 3, ty + tsz.y + 1),
                           dark ? IM_COL32(0, 0, 0, 220) : IM_COL32(255, 255, 255, 230), 3.0f);
         dl->AddText(ImVec2(tx, ty), text, c.label.c_str());
+        drawn.crossovers.push_back(c.label);
     }
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const render::PlotSeries* hover = nullptr;
@@ -115,12 +119,15 @@ void plot(const render::TimingsPlot& p, ImVec2 size, bool dark) {
     float best = fs * 0.8f;
     for (const render::PlotSeries& s : p.series) {
         const ImU32 c = col(s.rgb);
+        render::DrawnSeries& rec = drawn.add_series(s);
         for (size_t i = 0; i + 1 < s.points.size(); ++i)
             dl->AddLine(ImVec2(X(s.points[i].first), Y(s.points[i].second)),
                         ImVec2(X(s.points[i + 1].first), Y(s.points[i + 1].second)), c, s.story ? 3.0f : 1.5f);
         for (size_t i = 0; i < s.points.size(); ++i) {
-            const ImVec2 q(X(s.points[i].first), Y(s.points[i].second));
+            const auto [x, y] = s.points[i];  // one place for the marker and its record: they cannot disagree
+            const ImVec2 q(X(x), Y(y));
             marker(dl, s.shape, q, s.story ? fs * 0.32f : fs * 0.25f, c);
+            rec.drawn_at(x, y);
             const float d = std::hypot(q.x - mouse.x, q.y - mouse.y);
             if (d < best) best = d, hover = &s, hover_i = i;
         }
@@ -180,7 +187,8 @@ void timings_panel(LabState& s, const Rect& r) {
     const size_t cols = std::clamp(size_t(avail.x / (fs * 10.0f)), size_t(1), size_t(5));
     const float legend_h = float((p.series.size() + cols - 1) / cols) * ImGui::GetTextLineHeightWithSpacing();
     const float plot_h = std::max(fs * 8.0f, (avail.y - legend_h) * (s.timings_large ? 0.72f : 0.62f));
-    plot(p, ImVec2(avail.x, plot_h), s.dark);
+    s.drawn.timings.emplace().cache = s.timings.cache;
+    plot(p, ImVec2(avail.x, plot_h), s.dark, *s.drawn.timings);
     legend(p, fs);
     ImGui::BeginChild("crossovers", ImVec2(0, 0), false);
     for (const std::string& line : p.sentences) {

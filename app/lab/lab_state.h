@@ -12,6 +12,7 @@
 #include "app/lab/source_model.h"
 #include "app/lab/numerics_state.h"
 #include "app/lab/timings.h"
+#include "app/render/drawn_panels.h"
 #include "app/render/scene.h"
 #include "app/render/time_scene.h"
 #include "core/analysis.h"
@@ -69,6 +70,7 @@ struct LabState {
     bool numerics_open = false;   // the numerics table takes the canvas's place
     bool source_open = true;      // the lab bench's source panel under the canvas (S)
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
+    render::DrawnPanels drawn;    // what the lab bench's panels drew this frame, as they drew it (--dump-scene)
     LessonPlayer lesson;          // the lesson open (--lesson), if any
     std::shared_ptr<KernelSession> kernel = std::make_shared<KernelSession>();  // a student's kernel (--kernel, Open kernel)
     KernelEditor kernel_editor;   // its text edited in the source panel (Ctrl+E), saved and run on Ctrl+S

@@ -55,7 +55,9 @@ void add_shared(CLI::App& app, Options& o) {
     app.add_option("--step", o.step, "open at this step (0-based); with --lesson, the lesson's step K");
     app.add_option("--frames", o.frames, "show this many frames (with --quit: then exit)");
     app.add_option("--screenshot", o.screenshot, "save the window as a PNG after the frames");
-    app.add_option("--dump-scene", o.dump_scene, "write the canvas scene (boxes, arrows, labels) as JSON after the frames");
+    app.add_option("--dump-scene", o.dump_scene,
+                   "write the canvas scene (boxes, arrows, labels) as JSON after the frames; the lab bench adds what "
+                   "its timings and numerics panels drew");
     app.add_flag("--quit", o.quit, "exit after the frames");
     app.add_option("--bench-frames", o.bench_frames, "draw this many frames, print frame-time percentiles and exit");
     app.add_option("--size", o.size, "window size WxH")->capture_default_str();

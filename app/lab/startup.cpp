@@ -43,9 +43,9 @@ std::string start_lab_bench(LabState& s, const Options& o) {
     return {};
 }
 
-std::string write_scene(const std::string& path, const render::Scene& scene) {
+std::string write_scene(const std::string& path, const render::Scene& scene, const render::DrawnPanels* panels) {
     try {
-        write_file_atomically(path, [&](std::ostream& out) { render::dump_scene_json(out, scene); });
+        write_file_atomically(path, [&](std::ostream& out) { render::dump_scene_json(out, scene, panels); });
     } catch (const Error& e) {
         return std::string("--dump-scene ") + e.what();
     }

@@ -10,7 +10,8 @@ namespace rl::lab {
 // view, step, selection, timings and numerics. An error line, or empty.
 std::string start_lab_bench(LabState& s, const Options& o);
 
-// Writes the scene as JSON (--dump-scene); an error line, or empty.
-std::string write_scene(const std::string& path, const render::Scene& scene);
+// Writes the scene as JSON (--dump-scene), with what the panels drew when given; an error line, or empty.
+std::string write_scene(const std::string& path, const render::Scene& scene,
+                        const render::DrawnPanels* panels = nullptr);
 
 }  // namespace rl::lab

@@ -2,6 +2,7 @@
 // Sections: palette · layout index · views · scene building (rows, cells, folding, arrows, header, gutter) ·
 // picking and navigation · JSON dump.
 #include "app/render/scene.h"
+#include "app/render/drawn_panels.h"
 
 #include "core/step_words.h"
 
@@ -643,7 +644,7 @@ const char* role_name(BoxRole r) {
 }
 }  // namespace
 
-void dump_scene_json(std::ostream& out, const Scene& s) {
+void dump_scene_json(std::ostream& out, const Scene& s, const DrawnPanels* panels) {
     char buf[512];
     out << "{\"width\":" << s.width << ",\"height\":" << s.height << ",\"folded_events\":" << s.folded_events << ",\n\"boxes\":[";
     bool first = true;
@@ -682,7 +683,12 @@ void dump_scene_json(std::ostream& out, const Scene& s) {
     };
     texts(s.texts, false);
     texts(s.overlay_texts, true);
-    out << "]}\n";
+    out << "]";
+    if (panels) {
+        out << ",\n\"panels\":";
+        dump_panels_json(out, *panels);
+    }
+    out << "}\n";
 }
 
 }  // namespace rl::render

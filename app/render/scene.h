@@ -186,7 +186,9 @@ int prev_hazard_step(const Layout& l, int step);
 // Event in the given row with a hazard (for selection when jumping), or kNoEvent.
 uint32_t first_hazard_event(const Trace& t, const Layout& l, int step);
 
-// The scene as JSON (for --dump-scene and debugging).
-void dump_scene_json(std::ostream& out, const Scene& s);
+// The scene as JSON (for --dump-scene and debugging). With `panels`, a "panels" key after the scene's own holds what
+// the lab bench's panels drew that frame (drawn_panels.h); the scene's keys are the same either way.
+struct DrawnPanels;
+void dump_scene_json(std::ostream& out, const Scene& s, const DrawnPanels* panels = nullptr);
 
 }  // namespace rl::render
