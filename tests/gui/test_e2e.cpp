@@ -1,8 +1,12 @@
 // tests/gui/test_e2e.cpp — launches reduction-lab and rlab render, steps to the end of the eight-thread example,
-// and checks the screenshots and the dumped scene.
+// and checks the screenshots and the dumped scene, with what the lab bench's panels drew (its "panels" key).
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -13,8 +17,6 @@
 #include <tuple>
 #include "app/render/offscreen.h"
 #include "app/render/scene.h"
-#include "app/render/timings_plot.h"
-#include "core/bench_report.h"
 #include "core/event_flags.h"
 #include "core/numerics.h"
 #include "../support/helpers.h"
@@ -89,34 +91,53 @@ std::multiset<uint32_t> box_events(const nlohmann::json& scene, const std::strin
 const std::vector<std::string> kEightThreadsValues = {"1", "2", "3", "4", "5", "6", "7", "8", "6", "8",
                                                       "10", "12", "16", "20", "36", "36"};
 
-// Text lines in a region: runs of pixel rows that hold at least `min_px` bright pixels (light text on the dark theme).
-int bright_text_lines(const std::vector<uint8_t>& px, int w, int x0, int x1, int y0, int y1, int min_px = 3) {
-    int lines = 0;
-    bool in_line = false;
-    for (int y = y0; y < y1; ++y) {
-        int n = 0;
+// Pixels of one colour inside a rectangle [x0, y0, x1, y1] of window pixels (a panel's frame from the dump).
+int count_colour_in_rect(const std::vector<uint8_t>& px, int w, int h, const nlohmann::json& rect, uint32_t hex) {
+    int n = 0;
+    const int x0 = std::max(0, int(rect[0].get<double>())), x1 = std::min(w, int(rect[2].get<double>()));
+    const int y0 = std::max(0, int(rect[1].get<double>())), y1 = std::min(h, int(rect[3].get<double>()));
+    for (int y = y0; y < y1; ++y)
         for (int x = x0; x < x1; ++x) {
             const size_t i = (size_t(y) * size_t(w) + size_t(x)) * 4;
-            n += px[i] > 200 && px[i + 1] > 200 && px[i + 2] > 200;
+            n += px[i] == ((hex >> 16) & 0xff) && px[i + 1] == ((hex >> 8) & 0xff) && px[i + 2] == (hex & 0xff);
         }
-        if (n >= min_px && !in_line) ++lines;
-        in_line = n >= min_px;
-    }
-    return lines;
+    return n;
 }
 
-// Leftmost and rightmost column holding the colour inside columns [x0, x1), or {-1, -1}.
-std::pair<int, int> colour_columns(const std::vector<uint8_t>& px, int w, int x0, int x1, uint32_t hex) {
-    int lo = -1, hi = -1;
-    for (size_t i = 0; i + 3 < px.size(); i += 4) {
-        const int x = int((i / 4) % size_t(w));
-        if (x < x0 || x >= x1 || px[i] != ((hex >> 16) & 0xff) || px[i + 1] != ((hex >> 8) & 0xff) || px[i + 2] != (hex & 0xff))
-            continue;
-        lo = lo < 0 ? x : std::min(lo, x);
-        hi = std::max(hi, x);
-    }
-    return {lo, hi};
+// What one of the lab bench's panels drew in the dumped frame (app/render/drawn_panels.h). A frame where it drew
+// nothing (a blank panel, or none) has no such key, and the test stops here.
+const nlohmann::json& drawn_panel(const nlohmann::json& scene, const std::string& panel) {
+    REQUIRE_MESSAGE(scene.contains("panels"), "the dump has no \"panels\"");
+    REQUIRE_MESSAGE(scene["panels"].contains(panel), "the ", panel, " panel drew nothing this frame");
+    return scene["panels"][panel];
 }
+
+// A number as the numerics table writes it: the result to 9 digits (every f32 apart), errors to 3.
+std::string printed(const char* format, double v) {
+    char buf[64];
+    snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+std::string f32_bits(float v) {
+    char buf[16];
+    snprintf(buf, sizeof buf, "0x%08x", unsigned(std::bit_cast<uint32_t>(v)));
+    return buf;
+}
+
+// The numerics table's rows by their first cell (the order's label), each row's cells by the header's names.
+struct DrawnTable {
+    std::map<std::string, size_t> column;
+    std::map<std::string, nlohmann::json> row;
+    explicit DrawnTable(const nlohmann::json& numerics) {
+        for (size_t c = 0; c < numerics["header"].size(); ++c) column[numerics["header"][c]] = c;
+        for (const auto& r : numerics["rows"]) row[r["cells"][0]] = r;
+    }
+    std::string cell(const std::string& order, const std::string& col) {
+        REQUIRE_MESSAGE(row.count(order), "no row \"", order, "\" drawn");
+        REQUIRE_MESSAGE(column.count(col), "no column \"", col, "\" drawn");
+        return row[order]["cells"][column[col]];
+    }
+};
 
 }  // namespace
 
@@ -124,6 +145,7 @@ TEST_CASE("e2e: reduction-lab steps to the end of the eight-thread example and s
     const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-eight.png";
     const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-eight.json";
     std::remove(png.c_str());
+    std::remove(json.c_str());  // a dump left by an earlier run must not pass for this one
     const std::string cmd = std::string(RLAB_LAB_EXE) + " --backend cpu --step 4 --size 1280x720 --frames 3 --quit" +
                             " --screenshot " + png + " --dump-scene " + json;
     REQUIRE(run(cmd) == 0);
@@ -132,16 +154,19 @@ TEST_CASE("e2e: reduction-lab steps to the end of the eight-thread example and s
     REQUIRE(rl::render::read_png(png, w, h, px));
     CHECK(w == 1280);
     CHECK(h == 720);
-    // Fifteen blue value boxes and the green final store, each well over 1000 pixels.
+    // On screen: fifteen blue value boxes and the green final store, each well over 1000 pixels.
     CHECK(count_colour(px, 0x0072b2) > 15 * 1000);
     CHECK(count_colour(px, 0x009e73) > 1000);
-    // Nothing undefined on the canvas (x 320..910 at 1280 wide); the timings panel beside it may plot
-    // atomic-element in the same vermillion when recorded results are found.
-    CHECK(count_colour_in(px, w, 320, 910, 0xd55e00) == 0);
-    const std::string scene = slurp(json);
-    CHECK(count_of(scene, "\"role\":\"value\"") == 16);
-    CHECK(count_of(scene, "\"text\":\"36\"") == 2);
-    CHECK(count_of(scene, "\"offset\":4") == 4);
+    // What the canvas says: the hand-worked values row by row, one arrow per shuffle with its offset, nothing
+    // undefined; and no numerics table, which was not opened (the panels' record is this frame's drawing).
+    const nlohmann::json scene = scene_json(json);
+    CHECK(value_texts(scene) == kEightThreadsValues);
+    std::multiset<unsigned> offsets;
+    for (const auto& a : scene["arrows"]) offsets.insert(a["offset"].get<unsigned>());
+    CHECK(offsets == std::multiset<unsigned>{1, 2, 2, 4, 4, 4, 4});
+    CHECK(box_events(scene, "value", "hatched").empty());
+    REQUIRE(scene.contains("panels"));
+    CHECK(!scene["panels"].contains("numerics"));
 }
 
 TEST_CASE("e2e: a bug run shows undefined values, and bad input exits 2") {
@@ -245,6 +270,7 @@ TEST_CASE("e2e: --trace opens a saved GPU trace in the time view, bad files and 
     const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-time.png";
     const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-time.json";
     std::remove(png.c_str());
+    std::remove(json.c_str());
     REQUIRE(run(std::string(RLAB_LAB_EXE) + " --trace " + gpu + " --view time --step 10 --size 1280x720 --quit --screenshot " +
                 png + " --dump-scene " + json) == 0);
     int w = 0, h = 0;
@@ -252,8 +278,13 @@ TEST_CASE("e2e: --trace opens a saved GPU trace in the time view, bad files and 
     REQUIRE(rl::render::read_png(png, w, h, px));
     CHECK(w == 1280);
     const std::string scene = slurp(json);
-    CHECK(count_of(scene, "\"role\":\"time-mark\"") == 3244);  // every event of the trace at its time
-    CHECK(count_of(scene, "\"role\":\"wait\"") == 48);         // 4 blocks x 3 barriers x 4 warps
+    // Every event of the trace once, at its time; a wait bar per warp and barrier: 4 blocks x 3 barriers x 4 warps.
+    const rl::Trace recorded = rl::read_trace_file(gpu);
+    REQUIRE(recorded.events.size() == 3244);
+    std::multiset<uint32_t> all;
+    for (uint32_t i = 0; i < recorded.events.size(); ++i) all.insert(i);
+    CHECK(box_events(nlohmann::json::parse(scene), "time-mark") == all);
+    CHECK(count_of(scene, "\"role\":\"wait\"") == 48);
     CHECK(count_of(scene, "block 2  warp 3") == 1);
     // The same trace in the step view: loaded, not re-run (the run would need the GPU).
     REQUIRE(run(std::string(RLAB_LAB_EXE) + " --trace " + gpu + " --quit --dump-scene " + json) == 0);
@@ -319,28 +350,75 @@ TEST_CASE("e2e: rlab render --trace draws a saved GPU trace in either view") {
 
 TEST_CASE("e2e: the timings panel plots a given bench file, a missing one exits 2") {
     const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-timings.png";
+    const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-timings.json";
     const std::string fixture = std::string(RLAB_SOURCE_DIR) + "/tests/data/bench-fixture.json";
     std::remove(png.c_str());
+    std::remove(json.c_str());
     REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --size 1280x720 --enlarge-timings --bench-file " + fixture +
-                " --quit --screenshot " + png) == 0);
+                " --quit --screenshot " + png + " --dump-scene " + json) == 0);
+    // The reference: the fixture read here, not through core's bench report: variant -> size -> median µs of every
+    // warm f32 sum it holds (the panel's default), sizes ascending as a line joins them.
+    std::map<std::string, std::map<uint64_t, double>> want;
+    std::ifstream in(fixture);
+    const nlohmann::json file = nlohmann::json::parse(in);
+    for (const auto& r : file["results"])
+        if (r["dtype"] == "f32" && r["op"] == "sum" && r["cache"] == "warm")
+            want[r["variant"].get<std::string>()][r["n"].get<uint64_t>()] = r["median_us"].get<double>();
+    REQUIRE(want.size() == 7);
+    REQUIRE(want.count("cooperative") == 0);  // the variant the file lacks: the plot must lack it too
+    uint64_t n_min = UINT64_MAX, n_max = 0;
+    double us_min = 1e300, us_max = 0;
+    for (const auto& [variant, points] : want)
+        for (const auto& [n, us] : points)
+            n_min = std::min(n_min, n), n_max = std::max(n_max, n), us_min = std::min(us_min, us), us_max = std::max(us_max, us);
+
+    // What the panel drew, recorded as it drew each marker.
+    const nlohmann::json scene = scene_json(json);
+    const nlohmann::json& plot = drawn_panel(scene, "timings");
+    CHECK(plot["cache"] == "warm");
+    std::set<std::string> drawn, colours;
+    for (const auto& series : plot["series"]) {
+        const std::string variant = series["variant"];
+        INFO("series ", variant);
+        CHECK(drawn.insert(variant).second);                                   // drawn once
+        CHECK(colours.insert(series["rgb"].get<std::string>()).second);        // in a colour of its own
+        REQUIRE(want.count(variant) == 1);                                     // and held by the file
+        const nlohmann::json& points = series["points"];
+        REQUIRE(points.size() == want[variant].size());                        // every size, in order, at its time
+        size_t i = 0;
+        for (const auto& [n, us] : want[variant]) {
+            CHECK(points[i][0].get<double>() == doctest::Approx(double(n)).epsilon(1e-9));
+            CHECK(points[i][1].get<double>() == doctest::Approx(us).epsilon(1e-9));
+            ++i;
+        }
+    }
+    CHECK(drawn.size() == want.size());
+    CHECK(drawn.count("cooperative") == 0);
+    // The story's two lines in the colours the legend and the lessons name (Okabe–Ito vermillion and orange).
+    for (const auto& series : plot["series"]) {
+        if (series["variant"] == "atomic-element") CHECK(series["rgb"] == "#d55e00");
+        if (series["variant"] == "atomic-block") CHECK(series["rgb"] == "#e69f00");
+    }
+    // The axes hold every point and end at the next power of two (sizes) and decade (times): 2^10..2^24, 1 µs..10 ms.
+    const nlohmann::json &sizes = plot["size_range"], &times = plot["us_range"];
+    CHECK(sizes[0].get<double>() <= double(n_min));
+    CHECK(sizes[0].get<double>() > double(n_min) / 2);
+    CHECK(sizes[1].get<double>() >= double(n_max));
+    CHECK(sizes[1].get<double>() < double(n_max) * 2);
+    CHECK(times[0].get<double>() <= us_min);
+    CHECK(times[0].get<double>() > us_min / 10);
+    CHECK(times[1].get<double>() >= us_max);
+    CHECK(times[1].get<double>() < us_max * 10);
+
+    // On screen: the two story lines inside the plot's frame, and the plot enlarged over the canvas (x 320..910),
+    // whose blue value boxes do not show through.
     int w = 0, h = 0;
     std::vector<uint8_t> px;
     REQUIRE(rl::render::read_png(png, w, h, px));
-    // atomic-element's vermillion line and triangles (nothing undefined on the eight-thread canvas, which is covered).
-    CHECK(count_colour(px, 0xd55e00) > 300);
-    CHECK(count_colour(px, 0xe69f00) > 300);  // atomic-block, orange
-    // Over the canvas (x 320..910): each variant the file holds is drawn across its sizes, 2^10 to 2^24, the whole
-    // width of the plot; a variant the file lacks (cooperative) is not drawn, nor is the canvas's blue value box.
-    const rl::render::TimingsPlot plot =
-        rl::render::build_timings_plot(rl::load_bench_file(fixture), "warm", /*dark=*/true);
-    REQUIRE(plot.series.size() == 7);
-    for (const rl::render::PlotSeries& series : plot.series) {
-        if (series.variant == "fast" || series.variant == "cub" || series.variant == "last-block") continue;  // white, grey, the store's green
-        const auto [lo, hi] = colour_columns(px, w, 320, 910, series.rgb);
-        CHECK_MESSAGE(hi - lo > 400, series.variant, " spans columns ", lo, "..", hi);
-    }
-    CHECK(count_colour_in(px, w, 320, 910, 0xcc79a7) == 0);  // cooperative
+    CHECK(count_colour_in_rect(px, w, h, plot["plot"], 0xd55e00) > 300);
+    CHECK(count_colour_in_rect(px, w, h, plot["plot"], 0xe69f00) > 300);
     CHECK(count_colour_in(px, w, 320, 910, 0x0072b2) == 0);
+
     std::string err;
     CHECK(run_err(std::string(RLAB_LAB_EXE) + " --bench-file /nonexistent/bench.json --quit", err) == 2);
     CHECK(err == "reduction-lab: --bench-file: /nonexistent/bench.json: cannot open the bench results: No such file or directory\n");
@@ -353,17 +431,91 @@ TEST_CASE("e2e: the numerics view opens over the canvas with --numerics") {
     std::remove(json.c_str());
     REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --size 1280x720 --numerics --quit --screenshot " + png +
                 " --dump-scene " + json) == 0);
+    const nlohmann::json scene = scene_json(json);
+    // Under the table the canvas still holds the example (the frame was built, and the table hides it).
+    CHECK(value_texts(scene).size() == 8);  // step 0: the eight loads
+    // What the table showed, recorded cell by cell as it drew them.
+    const nlohmann::json& numerics = drawn_panel(scene, "numerics");
+    DrawnTable table(numerics);
+
+    // The reference, computed here: the inputs 1..8 summed exactly (long double) are 36. Every partial sum of such
+    // small integers is exact in f32, so every order must show 36 exactly, no error, within its bound.
+    long double exact = 0;
+    for (int i = 1; i <= 8; ++i) exact += i;
+    const float rounded = float(exact);
+    CHECK(numerics["summary"].get<std::string>().rfind("exact sum " + printed("%.17g", double(exact)) +
+                                                      ", correctly rounded to f32: " + f32_bits(rounded) + " ",
+                                                      0) == 0);
+    rl::Schedule eight;
+    const size_t orders = rl::compare_numerics(eight).rows.size();
+    REQUIRE(orders >= 16);
+    REQUIRE(numerics["rows"].size() == orders);  // every order compared is drawn ...
+    CHECK(table.row.size() == orders);           // ... once, under its own label
+    int chosen = 0;
+    for (const auto& r : numerics["rows"]) {
+        const std::string order = r["cells"][0];
+        INFO("row ", order);
+        REQUIRE(r["cells"].size() == numerics["header"].size());
+        CHECK(table.cell(order, "result") == printed("%.9g", double(rounded)));
+        CHECK(table.cell(order, "bits") == f32_bits(rounded));
+        CHECK(table.cell(order, "abs error") == "0");
+        CHECK(table.cell(order, "within bound") == "yes");
+        CHECK(!r["outside_bound"].get<bool>());
+        chosen += r["chosen"].get<bool>();
+    }
+    CHECK(chosen == 1);
+    CHECK(table.row["chosen schedule"]["chosen"] == true);
+    // The rows fill the window from the top: a leading run of them on screen, the rest scrolled below.
+    size_t visible = 0;
+    while (visible < orders && numerics["rows"][visible]["visible"].get<bool>()) ++visible;
+    CHECK(visible >= 12);
+    for (size_t i = visible; i < orders; ++i) CHECK(!numerics["rows"][i]["visible"].get<bool>());
+    // On screen: the table's window over the canvas (x 320..910 at this size), none of the canvas's blue value
+    // boxes showing through it.
     int w = 0, h = 0;
     std::vector<uint8_t> px;
     REQUIRE(rl::render::read_png(png, w, h, px));
     REQUIRE(w == 1280);
-    // The table covers the canvas: none of the eight-thread example's blue value boxes shows.
-    CHECK(count_colour(px, 0x0072b2) < 1000);
-    // Under it the canvas still holds the example (the frame was built, and the table hides it) ...
-    CHECK(value_texts(scene_json(json)).size() == 8);  // step 0: the eight loads
-    // ... and over it the table is drawn. Its first column (x 330..520 at this size) holds the two summary lines, the
-    // header and one line per order; 16 orders fit (the eight-thread canvas alone gives 11 lines there, a blank one 0).
-    rl::Schedule eight;
-    REQUIRE(rl::compare_numerics(eight).rows.size() >= 16);
-    CHECK(bright_text_lines(px, w, 330, 520, 20, 390) >= 2 + 1 + 16);
+    CHECK(numerics["window"][0].get<double>() <= 320);
+    CHECK(numerics["window"][2].get<double>() >= 910);
+    CHECK(count_colour_in_rect(px, w, h, numerics["window"], 0x0072b2) == 0);
+
+    // An input where the orders disagree, so a row showing another order's result is caught: 2^24, then seven 1s.
+    // In f32, 2^24 + 1 is a tie that rounds back to 2^24.
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --input 16777216,1,1,1,1,1,1,1 --size 1280x720 --numerics" +
+                " --quit --dump-scene " + json) == 0);
+    const nlohmann::json disagreeing = drawn_panel(scene_json(json), "numerics");
+    DrawnTable orders2(disagreeing);
+    const std::vector<float> x = {16777216.0f, 1, 1, 1, 1, 1, 1, 1};
+    long double exact2 = 0;
+    for (float v : x) exact2 += v;                  // 16777223, exact in long double
+    float serial = 0;
+    for (float v : x) serial += v;                  // left to right: every 1 is rounded away
+    float kahan = 0, carry = 0;
+    for (float v : x) {                             // Kahan's compensated loop
+        const float y = v - carry, t = kahan + y;
+        carry = (t - kahan) - y;
+        kahan = t;
+    }
+    double wide = 0;
+    for (float v : x) wide += v;
+    const float once = float(wide);                 // in f64, rounded once
+    std::vector<float> lane(x);                     // the chosen schedule: shfl_down 4, 2, 1 over the eight lanes
+    for (size_t offset = 4; offset > 0; offset /= 2)
+        for (size_t i = 0; i < offset; ++i) lane[i] += lane[i + offset];
+    const float tree = lane[0];
+    REQUIRE(std::set<float>{serial, once, tree}.size() == 3);  // three different answers: the rows must differ
+    CHECK(disagreeing["summary"].get<std::string>().rfind("exact sum " + printed("%.17g", double(exact2)) +
+                                                         ", correctly rounded to f32: " + f32_bits(float(exact2)) + " ",
+                                                         0) == 0);
+    const std::pair<const char*, float> expected[] = {{"serial left-to-right (f32)", serial},
+                                                      {"serial Kahan (f32)", kahan},
+                                                      {"serial f64, rounded once", once},
+                                                      {"chosen schedule", tree}};
+    for (const auto& [order, value] : expected) {
+        INFO("row ", std::string(order));
+        CHECK(orders2.cell(order, "result") == printed("%.9g", double(value)));
+        CHECK(orders2.cell(order, "bits") == f32_bits(value));
+        CHECK(orders2.cell(order, "abs error") == printed("%.3g", double(std::fabs(value - exact2))));
+    }
 }
