@@ -242,11 +242,13 @@ struct Launch {
     // Operands in left-to-right order whatever the compiler: g++ evaluates `s[i] + s[j]` right to left, clang and
     // NVRTC left to right. When the two operands are this thread's last two records, leaf values made right to
     // left, they swap places in the thread's program order (the GPU's records of the same line then match).
+    // A right operand made on an earlier line than the left one is an earlier statement's value (`rl::Value<T> u;`
+    // or `auto x = s[i];` above `in[t] + u`): already in program order, it stays (the H200 records it first).
     void left_to_right(const rl_val& a, const rl_val& b) {
         if (a.ev == kNone || b.ev == kNone || a.ev <= b.ev || b.ev < in.record_base) return;
         StudentRecord &ra = at(a.ev), &rb = at(b.ev);
         if (ra.block != block || rb.block != block || ra.thread != cur->tid || rb.thread != cur->tid) return;
-        if (ra.seq != rb.seq + 1 || ra.seq + 1 != cur->seq || !leaf(ra) || !leaf(rb)) return;
+        if (ra.seq != rb.seq + 1 || ra.seq + 1 != cur->seq || !leaf(ra) || !leaf(rb) || rb.line < ra.line) return;
         std::swap(ra.seq, rb.seq);
     }
     static rl_val cb_combine(void* rt, int op, rl_val a, rl_val b, int line) {
@@ -501,8 +503,10 @@ struct Launch {
                     break;
                 case RL_SHFL_UP: src = recorded = (int(lane) - seg) - arg >= 0 ? int(lane) - arg : int(lane); break;
                 case RL_SHFL_XOR:
+                    // PTX's bfly (the H200 agrees, 2026-12-03): a partner in an earlier segment is read, one past this
+                    // segment's end is not: with width 8, lanes 8-15 ^ 8 read lanes 0-7, lanes 0-7 ^ 8 keep their own.
                     recorded = int(lane) ^ arg;
-                    src = recorded >= seg && recorded < seg + wd ? recorded : int(lane);
+                    src = recorded < seg + wd ? recorded : int(lane);
                     break;
                 default: src = recorded = seg + (arg & (wd - 1)); break;
             }

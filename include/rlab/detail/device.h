@@ -349,7 +349,7 @@ __device__ inline void store_shared(unsigned slot, Val v, unsigned retracted, in
 
 // ---- warp and block synchronisation -------------------------------------------------------------------------
 enum ShuffleKind { kDown = 0, kUp = 1, kXor = 2, kIdx = 3 };  // rl_shuffle_kind's values
-// The source lane as the emulator finds it; a source outside the width segment returns the caller's own value.
+// The source lane as the emulator finds it; a source the width does not allow returns the caller's own value.
 // A source counts only if it executes this shuffle (the ballot with the caller's mask says which lanes do).
 __device__ inline Val shuffle(int kind, unsigned mask, Val v, int arg, int width, int line) {
     if (width < 1 || width > 32 || (width & (width - 1))) fail(abi::kShuffleWidth, line, width, 32, unsigned(kind));
@@ -361,9 +361,9 @@ __device__ inline Val shuffle(int kind, unsigned mask, Val v, int arg, int width
             src = (lane - seg) + arg < width ? recorded : lane;
             break;
         case kUp: src = recorded = (lane - seg) - arg >= 0 ? lane - arg : lane; break;
-        case kXor:
+        case kXor:  // PTX's bfly: a partner in an earlier segment is read, one past this segment's end is not
             recorded = lane ^ arg;
-            src = recorded >= seg && recorded < seg + width ? recorded : lane;
+            src = recorded < seg + width ? recorded : lane;
             break;
         default: src = recorded = seg + (arg & (width - 1)); break;
     }
