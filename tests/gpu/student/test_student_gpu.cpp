@@ -215,7 +215,11 @@ TEST_CASE("student kernel on the GPU: every kernel the NVRTC suite compiles is r
                                          "bad_loop_silent.cu",       "bad_mixed_ops.cu",          "bad_oob_read.cu",
                                          "bad_pointer.cu",           "bad_shared_index.cu",       "bad_shared_many.cu",
                                          "grid_stride.cu",           "last_block.cu",             "shared_in_loop.cu",
-                                         "smem_tree.cu",             "warp_xor.cu"};
+                                         "smem_tree.cu",             "warp_xor.cu",
+                                         // the runtime's semantics (tests/student/test_student_runtime.cpp), below
+                                         "bad_atomic_onto_undefined.cu", "bad_shfl_half_mask.cu", "bad_undefined_operand.cu",
+                                         "prod_assign.cu", "warp_min.cu", "warp_scan_up.cu", "warp_tree_syncwarp.cu",
+                                         "xor_width.cu"};
     std::set<std::string> compiled;
     for (const std::string& f : compiling_student_kernels()) compiled.insert(f.substr(f.rfind('/') + 1));
     compiled.erase("bad_barrier_hang.cu");
@@ -279,6 +283,29 @@ TEST_CASE("student kernel on the GPU: atomics and a last-block finish give the e
         CHECK(b.gpu.trace.hazards.empty());
         if (sum) CHECK(b.gpu.trace.result_value == pack_value(5000.0 * 5001.0 / 2.0));
     }
+}
+
+TEST_CASE("student kernel on the GPU: the runtime's semantics kernels give the emulator's trace") {
+    // The kernels of tests/student/test_student_runtime.cpp, on the launches it checks on the emulator: __shfl_up_sync
+    // (a warp scan), __shfl_xor_sync across width-8 segments, a shuffle whose mask leaves out the lanes read,
+    // __syncwarp(mask) over the lanes still adding, *=, and undefined operands of a combine and of an atomic.
+    const std::string dir = std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/";
+    check_equal(dir + "warp_scan_up.cu", {"--n", "20", "--block", "32"});
+    check_equal(dir + "xor_width.cu", {"--n", "32", "--block", "32"});
+    check_equal(dir + "bad_shfl_half_mask.cu", {"--n", "32", "--block", "32"});
+    check_equal(dir + "warp_tree_syncwarp.cu", {"--n", "100", "--block", "64"});
+    check_equal(dir + "prod_assign.cu", {"--n", "20", "--block", "32", "--grid", "1"});
+    check_equal(dir + "bad_undefined_operand.cu", {"--n", "32", "--block", "32"});
+    check_equal(dir + "bad_atomic_onto_undefined.cu", {"--n", "1", "--block", "1"});
+    // fminf and atomicMin: check_equal replays sums only; a minimum lands the same whatever the atomics' order.
+    const Both m = run_both(dir + "warp_min.cu", {"--n", "300", "--block", "128", "--input", "normal", "--seed", "7"});
+    INFO("cpu: ", m.cpu.error, " | gpu: ", m.gpu.error);
+    REQUIRE(m.cpu.ok);
+    REQUIRE(m.gpu.ok);
+    CHECK(first_difference(apart_from_atomic_order(m.gpu.trace), apart_from_atomic_order(m.cpu.trace)) == "");
+    CHECK(m.gpu.trace.result_value == m.cpu.trace.result_value);
+    CHECK(m.gpu.trace.result_value == m.gpu.trace.reference_value);
+    CHECK(joined(hazard_kinds(m.gpu.trace)) == joined(hazard_kinds(m.cpu.trace)));
 }
 
 TEST_CASE("student kernel on the GPU: an endless loop is stopped at the time limit with the message") {
