@@ -1,0 +1,38 @@
+// student/cuda_compile.h — the front end for a plain CUDA file (one without RL_KERNEL): clang compiles its device
+// side, with the lab's own CUDA headers (include/rlab/cuda) in place of a CUDA installation, into LLVM bitcode;
+// its messages come back as diagnostics of the student's own file and lines. docs/plain-cuda.md, part 1.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+#include "student/kernel_run.h"
+
+namespace rl::student {
+
+struct CudaCompile {
+    bool ok = false;
+    std::string bitcode;                  // the device side's LLVM bitcode (-O1, line tables), when ok
+    std::vector<Diagnostic> diagnostics;  // errors and warnings; warnings do not fail the compile
+    std::string log;                      // clang's whole output
+    std::string error;                    // when !ok: one line
+};
+
+// True when the file is plain CUDA: no RL_KERNEL (the lab's dialect, include/rlab/kernel.h) appears in it.
+bool is_plain_cuda(std::string_view source);
+
+// The clang this program runs: $RLAB_CLANG, else clang-14, else clang on PATH; empty when there is none.
+std::string cuda_clang();
+
+// The folder with the lab's CUDA headers (rlab_prelude.h, cuda_runtime.h, cooperative_groups.h ...): rlab/cuda
+// under kernel_include_dir(). Throws rl::Error (one line) when they are not there.
+std::string cuda_include_dir();
+
+// clang's command line for a device-side compile of `source_path` into `bitcode_path`.
+std::vector<std::string> cuda_compile_command(const std::string& clang, const std::string& include_dir,
+                                              const std::string& source_path, const std::string& bitcode_path);
+
+// Compiles `source`, the text of the file named `file` (the name diagnostics and line tables give; the file's
+// folder is searched for its #include "..." headers). Throws rl::Error when the lab's headers are not found.
+CudaCompile compile_cuda_device(const std::string& file, const std::string& source);
+
+}  // namespace rl::student
