@@ -20,6 +20,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION education)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)                 # reduction-lab_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "fonts-dejavu-core")  # read by path (core/data_paths.cpp search_font)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-14")         # compiles a plain CUDA file's device side (student/cuda_compile)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)                               # RelWithDebInfo's debug info stays in the build folder
 include(CPack)

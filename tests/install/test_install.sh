@@ -61,6 +61,23 @@ check_installed() {
         fail "the installed rlab-kernel-runner on a kernel (exit $?): $(head -3 "$tmp/err")"
     grep -q '"verdict": *"exact"' "$tmp/one_warp.json" 2>/dev/null || fail "the installed runner's trace has no exact result"
 
+    # A plain CUDA file: its device side compiles with the installed CUDA headers alone (clang-14, no CUDA).
+    if command -v clang-14 >/dev/null; then
+        local inc="$p/include/rlab/cuda"
+        printf '%s\n' '#include <cooperative_groups.h>' '#include <cooperative_groups/reduce.h>' \
+            'namespace cg = cooperative_groups;' \
+            '__global__ void warp_sum(const float* in, float* out, int n) {' \
+            '    float v = threadIdx.x < n ? in[threadIdx.x] : 0.0f;' \
+            '    out[0] = cg::reduce(cg::tiled_partition<32>(cg::this_thread_block()), v, cg::plus<float>());' '}' \
+            'int main() { float* d; cudaMalloc(&d, 128); warp_sum<<<1, 32>>>(d, d, 32); return 0; }' >"$tmp/plain.cu"
+        run_clean "$tmp/out" "$tmp/err" clang-14 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc \
+            -nocudalib -Wno-unknown-cuda-version -Xclang -target-feature -Xclang +ptx70 -std=c++17 -O1 -emit-llvm \
+            -c -o "$tmp/plain.bc" -include "$inc/rlab_prelude.h" -I "$inc" "$tmp/plain.cu" ||
+            fail "a plain CUDA file against the installed include/rlab/cuda (exit $?): $(head -3 "$tmp/err")"
+    else
+        echo "SKIPPED: clang-14 is not on PATH: the installed CUDA headers are not compiled"
+    fi
+
     # Nothing found names the places looked (the lessons moved away for a moment).
     if [ -w "$p/share/reduction-lab" ]; then
         mv "$p/share/reduction-lab/lessons" "$tmp/lessons.aside"
