@@ -13,7 +13,9 @@
 # lessons (build rlab, record every lesson step's trace on the GPU into $OUT/lesson-traces.tar.gz:
 # commit its contents under lessons/recorded/), student (a student's kernel on the GPU: build the runner and its
 # tests, run the student suites against the emulator, compute-sanitizer on README's example; $OUT/student-tests.log,
-# $OUT/student-traces.tar.gz); none: everything, with the nvcc compile of generated sources. The corpus lands as
+# $OUT/student-traces.tar.gz); plain (no build: the plain-CUDA corpus, tests/cuda/corpus, launched as the lab launches
+# it and run under compute-sanitizer by tests/gpu/plain/run_corpus_on_gpu.sh, each result against the manifest's;
+# $OUT/plain-corpus.tar.gz); none: everything, with the nvcc compile of generated sources. The corpus lands as
 # $OUT/gpu-corpus.tar.gz (commit its contents under tests/data/gpu-corpus/).
 # Every mode goes on after a failing step (the rest of the report is still worth having), ends the report with a
 # "## verdict" naming each failed test step, and exits 1 when any failed: test suites, compute-sanitizer runs meant to
@@ -90,6 +92,20 @@ finish() {
   nvcc --version | tail -2
   cmake --version | head -1
 } >"$report"
+
+# The plain-CUDA corpus on the GPU needs nvcc and NVRTC, not the lab: it runs before (and instead of) the build.
+if [ "${RLAB_GPU_ONLY:-}" = plain ]; then
+  echo "== plain-CUDA corpus"
+  start=$SECONDS
+  timeout 570 bash tests/gpu/plain/run_corpus_on_gpu.sh "$OUT/plain" >"$OUT/plain.log" 2>&1
+  code=$?
+  check "plain-CUDA corpus on the GPU (tests/gpu/plain/run_corpus_on_gpu.sh)" "$code"
+  { echo "## plain-CUDA corpus on the GPU: exit $code ($((SECONDS - start))s)"
+    if [ -s "$OUT/plain/report.md" ]; then sed -n '/^## results/,$p' "$OUT/plain/report.md"; else tail -20 "$OUT/plain.log"; fi
+  } >>"$report"
+  tar -czf "$OUT/plain-corpus.tar.gz" -C "$OUT" plain plain.log && rm -rf "$OUT/plain" "$OUT/plain.log"
+  finish
+fi
 
 echo "== build"
 # corpus and tests need only the command line and the gpu suites: build just those (nvcc is the long pole)
