@@ -140,9 +140,12 @@ CudaCompile compile_cuda_device(const std::string& file, const std::string& sour
     const fs::path src = tmp.path / "kernel.cu";
     const fs::path bc = tmp.path / "kernel.bc";
     {
+        // A byte-order mark is the file's start only while it is first; after the #line it would be text.
+        constexpr std::string_view bom = "\xEF\xBB\xBF";
+        const std::string_view text = std::string_view(source).substr(source.rfind(bom, 0) == 0 ? bom.size() : 0);
         std::ofstream f(src, std::ios::binary);
-        f << "#line 1 " << cuda_quoted(file) << "\n" << source;
-        if (!source.empty() && source.back() != '\n') f << '\n';
+        f << "#line 1 " << cuda_quoted(file) << "\n" << text;
+        if (!text.empty() && text.back() != '\n') f << '\n';
         if (!f) {
             out.error = "cannot write " + src.string();
             return out;

@@ -167,6 +167,16 @@ TEST_CASE("a syntax error is reported at the student's own line, the prelude not
     CHECK(c.error.rfind("compile error: lab/syntax.cu:6:", 0) == 0);
 }
 
+TEST_CASE("a file saved with a byte-order mark keeps its lines") {
+    if (skip_without_tools(false)) return;
+    const CudaCompile c = compile_cuda_device("bom.cu", "\xEF\xBB\xBF__global__ void k(float* out) {\n"
+                                                        "    out[0] = 1.0f\n}\n");
+    INFO(c.log);
+    const std::vector<Diagnostic> errors = errors_of(c);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].line == 2);
+}
+
 TEST_CASE("an undeclared name is reported at its line in the student's file") {
     if (skip_without_tools(false)) return;
     const CudaCompile c = compile_cuda_device("undeclared.cu", "\n\n__global__ void k(float* out) {\n"
