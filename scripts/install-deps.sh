@@ -7,7 +7,7 @@ packages=(
   doctest-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libfmt-dev libstb-dev zlib1g-dev
   libglfw3-dev libepoxy-dev libimgui-dev glslang-tools fonts-dejavu-core
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
-  xvfb xauth poppler-utils clang-14 libclang-rt-14-dev
+  xvfb xauth poppler-utils clang-14 libclang-rt-14-dev llvm-14-dev
   dpkg-dev librsvg2-bin desktop-file-utils appstream groff-base
 )
 

@@ -24,9 +24,14 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "core/trace_io.h"
+#include "student/cuda_compile.h"
 #include "student/host_compile.h"
 #include "student/host_runtime.h"
 #include "student/launch_plan.h"
+#ifdef RLAB_HAVE_SIMT
+#include "simt/program.h"
+#include "student/ir_backend.h"
+#endif
 #ifdef RLAB_HAVE_CUDA
 #include "student/cuda_backend.h"
 #endif
@@ -124,8 +129,26 @@ int main(int argc, char** argv) {
         return fail(2, e.what());
     }
     std::unique_ptr<rl::student::KernelBackend> backend;
+    // A file that includes the lab's dialect (rlab/kernel.h) is one, RL_KERNEL or not: without it, the dialect's
+    // compile says what is missing.
+    const bool plain = rl::student::is_plain_cuda(source) && source.find("rlab/kernel.h") == std::string::npos;
+    if (plain && a.backend == "cuda") return fail(2, "plain CUDA runs on the emulator (--backend cpu) for now");
     try {
-        if (a.backend == "cuda") {
+        if (plain) {
+#ifdef RLAB_HAVE_SIMT
+            rl::student::CudaCompile c = rl::student::compile_cuda_device(a.file, source);
+            if (!c.ok) {
+                if (!c.diagnostics.empty())
+                    std::fputs(c.log.c_str(), stderr);
+                else
+                    std::fprintf(stderr, "%s\n", rl::one_line(c.error, 400).c_str());
+                return 3;
+            }
+            backend = rl::student::make_ir_backend(rl::simt::decode(c.bitcode, a.file), "");
+#else
+            return fail(3, "plain CUDA (a file without RL_KERNEL) needs the lab built with LLVM 14 (llvm-14-dev)");
+#endif
+        } else if (a.backend == "cuda") {
 #ifdef RLAB_HAVE_CUDA
             rl::student::CudaKernel k = rl::student::make_cuda_backend(a.file, source, a.time_limit_s);
             if (k.compile_failed) {
@@ -149,7 +172,8 @@ int main(int argc, char** argv) {
             backend = rl::student::make_cpu_backend(c.plugin);
         }
     } catch (const rl::Error& e) {
-        return fail(3, e.what());  // no RL_KERNEL, two of them, a plugin of another ABI
+        // no RL_KERNEL, two of them, a plugin of another ABI; a plain CUDA construct the emulator does not take
+        return fail(3, e.what());
     }
     rl::student::PlanOutcome run;
     if (a.backend == "cpu") arm_time_limit(a.time_limit_s);

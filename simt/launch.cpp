@@ -1,0 +1,294 @@
+// simt/launch.cpp — one launch: memory and registers set up, blocks one after another, the warps of a block
+// interleaved round robin (each runs to its next access of memory other warps see, shuffle, fence or barrier),
+// barriers completed when every live thread waits at one, and "the kernel hangs" when nothing can move.
+#include <algorithm>
+#include "core/limits.h"
+#include "simt/launch.h"
+#include "simt/values.h"
+
+namespace rl::simt {
+namespace {
+
+constexpr uint64_t kLocalArenaBytes = 256ull << 20;
+
+uint64_t align8(uint64_t n) { return (n + 7) & ~7ull; }
+
+// Thread ids (ascending) in few words: "thread 5", "threads 0-31", "threads 0, 2, 4, ..., 62", or the first runs
+// and the count (the fiber runtime's wording).
+std::string thread_list(const std::vector<uint32_t>& ids) {
+    if (ids.size() == 1) return "thread " + std::to_string(ids[0]);
+    const uint32_t stride = ids[1] - ids[0];
+    bool progression = true;
+    for (size_t i = 2; i < ids.size(); ++i) progression = progression && ids[i] - ids[i - 1] == stride;
+    if (progression && stride == 1) return "threads " + std::to_string(ids.front()) + "-" + std::to_string(ids.back());
+    if (progression && ids.size() > 4)
+        return "threads " + std::to_string(ids[0]) + ", " + std::to_string(ids[1]) + ", " + std::to_string(ids[2]) + ", ..., " +
+               std::to_string(ids.back());
+    std::string s;
+    int runs = 0;
+    for (size_t i = 0; i < ids.size();) {
+        size_t j = i + 1;
+        while (j < ids.size() && ids[j] == ids[j - 1] + 1) ++j;
+        if (++runs > 4) return s + ", ... (" + std::to_string(ids.size()) + " in all)";
+        s += (s.empty() ? "threads " : ", ") + std::to_string(ids[i]) + (j - i > 1 ? "-" + std::to_string(ids[j - 1]) : "");
+        i = j;
+    }
+    return s;
+}
+
+}  // namespace
+
+Launch::Launch(const Kernel& kernel, const LaunchRequest& request, LaunchResult& result)
+    : k_(kernel), in_(request), out_(result) {
+    identity_ = identity_of(in_.type, in_.op);
+    poison_ = poison_of(in_.type, in_.op);
+    out_.out = in_.out;
+}
+
+void Launch::prepare_regions() {
+    regions_.assign(k_.locals_first, RegionState{});
+    uint64_t global_bytes = 0, shared_bytes = 0;
+    const uint32_t element = type_bytes(k_.element);
+    for (uint32_t r = 1; r < k_.locals_first; ++r) {
+        const Region& src = k_.regions[r];
+        RegionState& s = regions_[r];
+        s.space = src.space;
+        s.name = src.name;
+        s.read_only = src.read_only;
+        s.element_bytes = type_bytes(src.element);
+        s.bytes = src.dynamic ? in_.dynamic_shared_bytes : src.bytes;
+        switch (src.space) {
+            case Space::Param:
+                s.element_bytes = element;
+                if (in_.args[src.param].kind == ArgKind::Input) s.memory = Memory::Input, s.name = "in";
+                if (in_.args[src.param].kind == ArgKind::Output) s.memory = Memory::Output, s.name = "out";
+                break;
+            case Space::Global:
+                s.memory = Memory::Plain;
+                s.arena = kGlobalArena;
+                s.base = global_bytes;
+                global_bytes += align8(s.bytes);
+                break;
+            case Space::Shared:
+                // Shared arrays of the kernel's elements are followed slot by slot: static ones first, in declaration
+                // order, then the dynamic one. Others (a flag, indices) are plain memory.
+                if (k_.has_element && src.element == k_.element) {
+                    s.memory = Memory::Shared;
+                    s.slot_base = shared_slots_;
+                    shared_slots_ += uint32_t(std::min<uint64_t>(s.bytes / s.element_bytes, 1u << 30));
+                } else {
+                    s.memory = Memory::Plain;
+                    s.arena = kSharedArena;
+                    s.base = shared_bytes;
+                    shared_bytes += align8(s.bytes);
+                }
+                break;
+            default: break;
+        }
+    }
+    if (shared_slots_ > limits::kStudentSharedSlots)
+        fail("the kernel's shared arrays of " + std::string(type_name(k_.element)) + " hold " + std::to_string(shared_slots_) +
+             " elements per block, more than the lab's " + std::to_string(limits::kStudentSharedSlots) + " slots");
+    for (uint32_t r = k_.locals_first; r < k_.regions.size(); ++r) {
+        local_offset_.push_back(frame_bytes_);
+        frame_bytes_ += align8(k_.regions[r].bytes);
+    }
+    if (frame_bytes_ * in_.block > kLocalArenaBytes)
+        fail("the kernel's local arrays take " + std::to_string(frame_bytes_) + " bytes per thread: more than the lab's emulator holds");
+    arena_[kGlobalArena].assign(global_bytes, 0);
+    for (uint32_t r = 1; r < k_.locals_first; ++r)
+        if (k_.regions[r].space == Space::Global)
+            std::copy(k_.regions[r].init.begin(), k_.regions[r].init.end(), arena_[kGlobalArena].bytes.begin() + std::ptrdiff_t(regions_[r].base));
+    arena_[kSharedArena].assign(shared_bytes, kUndefined);
+    arena_[kLocalArena].assign(frame_bytes_ * in_.block, kUndefined);
+}
+
+// Constants and parameters never change: they are written once, in every lane of every warp.
+void Launch::prepare_registers() {
+    warps_ = (in_.block + 31) / 32;
+    const size_t per_warp = size_t(k_.registers) * 32;
+    reg_bits_.assign(per_warp * warps_, 0);
+    reg_hist_.assign(per_warp * warps_, kNone);
+    reg_flags_.assign(per_warp * warps_, 0);
+    warp_.assign(warps_, Warp{});
+    for (uint32_t w = 0; w < warps_; ++w) {
+        Warp& warp = warp_[w];
+        warp.index = w;
+        warp.bits = reg_bits_.data() + per_warp * w;
+        warp.hist = reg_hist_.data() + per_warp * w;
+        warp.flags = reg_flags_.data() + per_warp * w;
+        for (const Constant& c : k_.constants)
+            for (uint32_t l = 0; l < 32; ++l) {
+                warp.bits[size_t(c.reg) * 32 + l] = c.bits;
+                warp.flags[size_t(c.reg) * 32 + l] = c.undefined ? kUndefined : 0;
+            }
+        for (size_t p = 0; p < k_.params.size(); ++p) {
+            uint64_t bits = in_.args[p].bits;
+            if (k_.params[p].pointer) bits = make_pointer(uint32_t(1 + p), 0);
+            for (uint32_t l = 0; l < 32; ++l) warp.bits[size_t(k_.params[p].reg) * 32 + l] = bits;
+        }
+    }
+}
+
+bool Launch::all_live_parked() const {
+    for (const Warp& w : warp_) {
+        uint32_t parked = 0;
+        for (const Entry& e : w.stack)
+            if (e.parked) parked |= e.mask & ~w.exited;
+        if (parked != (w.exists & ~w.exited)) return false;
+    }
+    return true;
+}
+
+// The lines at which the threads of each warp wait: "" when every warp waits at one line, else the hang message.
+std::string Launch::lines_of_two_barriers() const {
+    bool split = false;
+    for (const Warp& w : warp_) {
+        uint32_t line = 0;
+        bool seen = false;
+        for (const Entry& e : w.stack)
+            if (e.parked && (e.mask & ~w.exited)) {
+                split = split || (seen && e.line != line);
+                line = e.line;
+                seen = true;
+            }
+    }
+    if (!split) return {};
+    std::vector<std::pair<uint32_t, uint32_t>> at;  // (thread, line)
+    for (const Warp& w : warp_)
+        for (const Entry& e : w.stack)
+            if (e.parked)
+                each_lane(e.mask & ~w.exited, [&](uint32_t l) { at.push_back({tid_of(w, l), e.line}); });
+    std::sort(at.begin(), at.end());
+    std::vector<uint32_t> lines;  // in the order of their first (lowest) thread
+    for (const auto& [tid, line] : at)
+        if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+    std::string what;
+    for (size_t k = 0; k < lines.size(); ++k) {
+        std::vector<uint32_t> ids;
+        for (const auto& [tid, line] : at)
+            if (line == lines[k]) ids.push_back(tid);
+        what += (k == 0 ? "" : k + 1 == lines.size() ? " and " : ", ") + thread_list(ids) +
+                (k == 0 ? " wait at __syncthreads() on line " : " on line ") + std::to_string(lines[k]);
+    }
+    return "the kernel hangs: in block " + std::to_string(block_) + (in_.launch ? " of the lab's second launch" : "") + ", " +
+           what + ": the threads of a warp must all reach the same __syncthreads()";
+}
+
+// Every live thread waits at a barrier: __syncthreads_count/_and/_or get their block-wide answer, all go on.
+void Launch::release_barrier() {
+    uint32_t arrived = 0, yes = 0;
+    for (Warp& w : warp_)
+        for (Entry& e : w.stack)
+            if (e.parked && BarrierKind(k_.code[e.pc - 1].aux) != BarrierKind::Plain)
+                each_lane(e.mask & ~w.exited, [&](uint32_t l) {
+                    ++arrived;
+                    yes += threads_[tid_of(w, l)].predicate;
+                });
+    for (Warp& w : warp_)
+        for (Entry& e : w.stack) {
+            if (!e.parked) continue;
+            e.parked = false;
+            const Inst& in = k_.code[e.pc - 1];
+            const BarrierKind kind = BarrierKind(in.aux);
+            if (kind == BarrierKind::Plain) continue;
+            const uint64_t v = kind == BarrierKind::Count ? yes : kind == BarrierKind::And ? yes == arrived : yes > 0;
+            each_lane(e.mask & ~w.exited, [&](uint32_t l) { set(w, in.dst, l, {v, kNone, 0}); });
+        }
+}
+
+// Nothing can move, and not every live thread waits at a barrier: threads wait at __syncthreads() for threads
+// that wait, on another path of their warp's branch, to rejoin them.
+void Launch::hang() {
+    struct Where {
+        bool exited, barrier;
+        uint32_t line;
+        bool operator==(const Where& o) const { return exited == o.exited && barrier == o.barrier && line == o.line; }
+    };
+    std::vector<Where> where(in_.block, Where{true, false, 0});
+    for (const Warp& w : warp_)
+        each_lane(w.exists & ~w.exited, [&](uint32_t l) {
+            for (auto e = w.stack.rbegin(); e != w.stack.rend(); ++e)
+                if (e->mask >> l & 1u) {
+                    where[tid_of(w, l)] = {false, e->parked, e->parked ? e->line : k_.code[e->pc].line};
+                    break;
+                }
+        });
+    std::string what;
+    int groups = 0;
+    for (uint32_t i = 0; i < in_.block;) {
+        uint32_t j = i + 1;
+        while (j < in_.block && where[j] == where[i]) ++j;
+        if (!where[i].exited) {
+            if (++groups > 6) {
+                what += "; ...";
+                break;
+            }
+            what += (what.empty() ? "" : "; ") + std::string(j - i > 1 ? "threads " : "thread ") + std::to_string(i) +
+                    (j - i > 1 ? "-" + std::to_string(j - 1) : "") +
+                    (where[i].barrier ? " wait at __syncthreads() on line " + std::to_string(where[i].line)
+                                      : " wait on line " + std::to_string(where[i].line) + " for the rest of their warp");
+        }
+        i = j;
+    }
+    fail("the kernel hangs: in block " + std::to_string(block_) + (in_.launch ? " of the lab's second launch" : "") + ", " + what +
+         " (a barrier not every thread reaches: the threads of a warp that take different sides of a branch rejoin only "
+         "after it)");
+}
+
+void Launch::run_block(uint32_t b) {
+    block_ = b;
+    threads_.assign(in_.block, ThreadState{});
+    shared_.assign(shared_slots_, Slot{0, 0, kNone});
+    if (b > 0) {
+        arena_[kSharedArena].assign(arena_[kSharedArena].bytes.size(), kUndefined);
+        arena_[kLocalArena].assign(arena_[kLocalArena].bytes.size(), kUndefined);
+    }
+    for (Warp& w : warp_) {
+        const uint32_t lanes = std::min<uint32_t>(32, in_.block - 32 * w.index);
+        w.exists = lanes == 32 ? kAllLanes : (1u << lanes) - 1;
+        w.exited = 0;
+        w.stack.assign(1, Entry{0, w.exists, kNoPc});
+    }
+    for (;;) {
+        bool ran = false, live = false;
+        for (Warp& w : warp_) {
+            if (w.stack.empty()) continue;
+            ran = run_warp(w) || ran;
+            live = live || !w.stack.empty();
+        }
+        if (!live) return;
+        if (ran) continue;
+        if (!all_live_parked()) hang();
+        if (std::string two = lines_of_two_barriers(); !two.empty()) fail(two);
+        release_barrier();
+    }
+}
+
+void Launch::run() {
+    try {
+        prepare_regions();
+        prepare_registers();
+        for (uint32_t b = 0; b < in_.grid; ++b) run_block(b);
+    } catch (const Stop&) {
+    }
+}
+
+LaunchResult run_launch(const Kernel& kernel, const LaunchRequest& request) {
+    LaunchResult out;
+    if (request.args.size() != kernel.params.size()) {
+        out.error = kernel.name + " takes " + std::to_string(kernel.params.size()) + " parameters, and the launch passes " +
+                    std::to_string(request.args.size());
+        return out;
+    }
+    if (request.block < 1 || request.block > limits::kBlockThreads || request.grid < 1) {
+        out.error = "a launch of " + std::to_string(request.grid) + " blocks of " + std::to_string(request.block) +
+                    " threads: blocks have 1.." + std::to_string(limits::kBlockThreads) + " threads";
+        return out;
+    }
+    Launch launch(kernel, request, out);
+    launch.run();
+    return out;
+}
+
+}  // namespace rl::simt

@@ -1,0 +1,184 @@
+// simt/launch.h — the state of one launch on the SIMT interpreter, shared by its files (internal to simt/):
+// warps with their registers (struct of arrays over 32 lanes) and reconvergence stacks, memory, records.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "core/event_flags.h"
+#include "simt/interpreter.h"
+
+namespace rl::simt {
+
+constexpr uint32_t kNone = kNoEvent;
+constexpr uint32_t kAllLanes = 0xffffffffu;
+
+// A lane's value as records see it: bits, the record that produced it (kNone: index arithmetic, a constant), flags.
+struct Val {
+    uint64_t bits;
+    uint32_t hist;
+    uint8_t flags;
+};
+
+// One entry of a warp's reconvergence stack (pre-Volta SIMT): the lanes of `mask` run from pc and rejoin the
+// entry below when they reach rpc. A parked entry waits at a __syncthreads() (pc is past it, line is its line).
+struct Entry {
+    uint32_t pc;
+    uint32_t mask;
+    uint32_t rpc;
+    bool parked = false;
+    uint32_t line = 0;
+};
+
+struct Warp {
+    uint32_t index = 0;
+    uint32_t exists = 0;  // lanes the block has
+    uint32_t exited = 0;
+    std::vector<Entry> stack;
+    uint64_t* bits = nullptr;  // register r of lane l at [r * 32 + l]
+    uint32_t* hist = nullptr;
+    uint8_t* flags = nullptr;
+};
+
+// Memory a pointer's region resolves to.
+enum class Memory : uint8_t { Invalid, Input, Output, Shared, Plain };
+// Plain memory lives in arenas: bytes, and per 4-byte granule the record of the value stored there and its flags.
+enum Arena : uint8_t { kGlobalArena, kSharedArena, kLocalArena, kArenas };
+
+struct RegionState {
+    Memory memory = Memory::Invalid;
+    Space space = Space::None;
+    Arena arena = kGlobalArena;
+    bool read_only = false;
+    uint64_t bytes = 0;
+    uint32_t element_bytes = 1;
+    uint32_t slot_base = 0;  // Shared: its first slot
+    uint64_t base = 0;       // Plain: its first byte in the arena
+    std::string name;
+};
+
+// `value` keeps a whole register (--op witness packs 8 bytes into a float's register) for the granule a load
+// of 4 or more bytes starts at, so that a value with history reads back as it was stored.
+struct ArenaState {
+    std::vector<uint8_t> bytes;
+    std::vector<uint64_t> value;
+    std::vector<uint32_t> hist;
+    std::vector<uint8_t> flags;
+    void assign(uint64_t size, uint8_t fill_flags) {
+        const uint64_t granules = (size + 3) / 4;
+        bytes.assign(granules * 4, 0);
+        value.assign(granules, 0);
+        hist.assign(granules, kNone);
+        flags.assign(granules, fill_flags);
+    }
+};
+
+struct ThreadState {
+    uint32_t seq = 0, loads = 0, partial_loads = 0, shuffles = 0, barriers = 0, warpsyncs = 0;
+    uint8_t predicate = 0;  // __syncthreads_count/_and/_or: this thread's, until the barrier completes
+};
+
+class Launch {
+public:
+    Launch(const Kernel& kernel, const LaunchRequest& request, LaunchResult& result);
+    void run();
+
+    // Ends the launch: thrown after `result.error` is set.
+    struct Stop {};
+
+private:
+    const Kernel& k_;
+    const LaunchRequest& in_;
+    LaunchResult& out_;
+    uint64_t identity_ = 0, poison_ = 0;
+    uint32_t block_ = 0;
+    uint32_t warps_ = 0;
+    std::vector<Warp> warp_;
+    std::vector<uint64_t> reg_bits_;
+    std::vector<uint32_t> reg_hist_;
+    std::vector<uint8_t> reg_flags_;
+    std::vector<ThreadState> threads_;
+    std::vector<RegionState> regions_;  // the kernel's regions [0, locals_first); locals are resolved per thread
+    std::vector<uint64_t> local_offset_;  // each local array's offset in a thread's frame
+    uint64_t frame_bytes_ = 0;
+    uint32_t shared_slots_ = 0;
+    std::vector<Slot> shared_;  // the block's shared slots (the kernel's element type)
+    ArenaState arena_[kArenas];
+
+    // ---- launch.cpp: blocks, barriers, hangs ---------------------------------------------------------------
+    void prepare_regions();
+    void prepare_registers();
+    void run_block(uint32_t b);
+    bool all_live_parked() const;
+    void release_barrier();
+    std::string lines_of_two_barriers() const;
+    [[noreturn]] void hang();
+
+    // ---- execute.cpp: one warp in lock step ----------------------------------------------------------------
+    bool run_warp(Warp& w);
+    bool settle(Warp& w);
+    void branch(Warp& w, const Inst& in, uint32_t mask);
+    void copy_edge(Warp& w, const Edge& e, uint32_t mask);
+    void combine(Warp& w, const Inst& in, uint32_t mask);
+
+    // ---- memory.cpp: loads, stores, atomics ---------------------------------------------------------------
+    struct Place {
+        const RegionState* region;
+        RegionState local;  // a local array resolved for its thread
+        int64_t offset;
+    };
+    void resolve(uint64_t pointer, uint32_t tid, const Inst& in, Place& at);
+    bool load(Warp& w, const Inst& in, uint32_t mask);    // true when it touched memory other warps see
+    bool store(Warp& w, const Inst& in, uint32_t mask);
+    bool atomic(Warp& w, const Inst& in, uint32_t mask);
+    bool cmpxchg(Warp& w, const Inst& in, uint32_t mask);
+    int64_t element_index(const Place& at, const Inst& in, uint32_t tid, const char* what);
+    uint8_t* plain_bytes(const Place& at, const Inst& in, uint32_t tid, uint32_t size, const char* what);
+    Val read_plain(const Place& at, const Inst& in, uint32_t tid, uint32_t size);
+    void write_plain(const Place& at, const Inst& in, uint32_t tid, uint32_t size, Val v);
+    uint64_t input_element(int64_t i) const;
+
+    // ---- warp_ops.cpp: shuffles, votes, barriers, __syncwarp, fences -----------------------------------------
+    void shuffle(Warp& w, const Inst& in, uint32_t mask);
+    void vote(Warp& w, const Inst& in, uint32_t mask);
+    void arrive(Warp& w, const Inst& in, uint32_t mask);
+    void warp_sync(Warp& w, const Inst& in, uint32_t mask);
+    void fence(Warp& w, const Inst& in, uint32_t mask);
+
+    // ---- records.cpp ---------------------------------------------------------------------------------------
+    uint32_t record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t aux, uint32_t dep0, uint32_t dep1,
+                    uint64_t value, uint32_t line, uint32_t tid);
+    StudentRecord& at(uint32_t ev) { return out_.records[ev - in_.record_base]; }
+    Val fill(Warp& w, uint32_t reg, uint32_t lane, uint32_t line);
+    void left_to_right(uint32_t a, uint32_t b, uint32_t tid);
+    void used(uint8_t combine);
+    std::string who(uint32_t tid, uint32_t line) const;
+    [[noreturn]] void fail(const std::string& message);
+
+    uint32_t tid_of(const Warp& w, uint32_t lane) const { return w.index * 32 + lane; }
+    Val value(const Warp& w, uint32_t reg, uint32_t lane) const {
+        const size_t i = size_t(reg) * 32 + lane;
+        return {w.bits[i], w.hist[i], w.flags[i]};
+    }
+    void set(Warp& w, uint32_t reg, uint32_t lane, Val v) {
+        const size_t i = size_t(reg) * 32 + lane;
+        w.bits[i] = v.bits;
+        w.hist[i] = v.hist;
+        w.flags[i] = v.flags;
+    }
+    bool is_value_register(uint32_t reg) const { return reg < k_.values; }
+    bool element_typed(const Inst& in) const { return k_.has_element && in.type == k_.element; }
+};
+
+template <class F> inline void each_lane(uint32_t mask, F&& f) {
+    if (mask == kAllLanes) {
+        for (uint32_t l = 0; l < 32; ++l) f(l);
+        return;
+    }
+    while (mask) {
+        const uint32_t l = uint32_t(__builtin_ctz(mask));
+        mask &= mask - 1;
+        f(l);
+    }
+}
+
+}  // namespace rl::simt

@@ -1,0 +1,347 @@
+// simt/memory.cpp — the interpreter's loads, stores and atomics: in[] (Load, PartialLoad), out[] (PartialLoad,
+// BlockPartial, Atomic), shared arrays of the kernel's elements (SharedLoad, SharedStore), a __device__ counter
+// (Ticket), and plain memory that records nothing (local arrays, other shared and __device__ variables).
+#include <cmath>
+#include <cstring>
+#include "simt/launch.h"
+#include "simt/values.h"
+
+namespace rl::simt {
+namespace {
+
+uint32_t saturate_index(int64_t i) { return i < 0 || i > 0xfffffffell ? 0xffffffffu : uint32_t(i); }
+
+int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+std::string array_words(const RegionState& r) {
+    switch (r.space) {
+        case Space::Local: return "a local array";
+        case Space::Global: return "the __device__ variable " + r.name;
+        default: return "the shared array " + r.name;
+    }
+}
+
+uint64_t atomic_result(AtomicOp op, Type t, uint64_t old, uint64_t v) {
+    const uint64_t m = type_bytes(t) == 8 ? ~0ull : type_bytes(t) == 4 ? 0xffffffffull : (1ull << (8 * type_bytes(t))) - 1;
+    auto s = [&](uint64_t x) { return type_bytes(t) == 8 ? int64_t(x) : int64_t(int32_t(uint32_t(x))); };
+    switch (op) {
+        case AtomicOp::Add: return (old + v) & m;
+        case AtomicOp::FAdd: {
+            if (t == Type::F64) {
+                double a, b;
+                std::memcpy(&a, &old, 8);
+                std::memcpy(&b, &v, 8);
+                a += b;
+                uint64_t r;
+                std::memcpy(&r, &a, 8);
+                return r;
+            }
+            float a, b;
+            const uint32_t ua = uint32_t(old), ub = uint32_t(v);
+            std::memcpy(&a, &ua, 4);
+            std::memcpy(&b, &ub, 4);
+            a += b;
+            uint32_t r;
+            std::memcpy(&r, &a, 4);
+            return r;
+        }
+        case AtomicOp::Sub: return (old - v) & m;
+        case AtomicOp::And: return old & v;
+        case AtomicOp::Or: return old | v;
+        case AtomicOp::Xor: return old ^ v;
+        case AtomicOp::Max: return s(old) >= s(v) ? old : v;
+        case AtomicOp::Min: return s(old) <= s(v) ? old : v;
+        case AtomicOp::UMax: return old >= v ? old : v;
+        case AtomicOp::UMin: return old <= v ? old : v;
+        case AtomicOp::Xchg: return v;
+        case AtomicOp::Inc: return old >= v ? 0 : (old + 1) & m;
+        default: return old == 0 || old > v ? v : old - 1;  // Dec
+    }
+}
+
+const char* atomic_name(AtomicOp op) {
+    switch (op) {
+        case AtomicOp::Sub: return "atomicSub";
+        case AtomicOp::And: return "atomicAnd";
+        case AtomicOp::Or: return "atomicOr";
+        case AtomicOp::Xor: return "atomicXor";
+        case AtomicOp::Xchg: return "atomicExch";
+        case AtomicOp::Inc: return "atomicInc";
+        case AtomicOp::Dec: return "atomicDec";
+        default: return "this atomic";
+    }
+}
+
+}  // namespace
+
+void Launch::resolve(uint64_t pointer, uint32_t tid, const Inst& in, Place& at) {
+    const uint32_t region = pointer_region(pointer);
+    at.offset = pointer_offset(pointer);
+    if (region < regions_.size()) {
+        at.region = &regions_[region];
+    } else {
+        const uint32_t first = uint32_t(k_.regions.size()), locals = first - k_.locals_first;
+        const uint32_t index = region - first, thread = locals ? index / locals : 0;
+        if (region < first || locals == 0 || thread >= in_.block) {
+            at.region = &regions_[0];
+        } else {
+            const Region& r = k_.regions[k_.locals_first + index % locals];
+            at.local.memory = Memory::Plain;
+            at.local.space = Space::Local;
+            at.local.arena = kLocalArena;
+            at.local.bytes = r.bytes;
+            at.local.element_bytes = type_bytes(r.element);
+            at.local.base = thread * frame_bytes_ + local_offset_[index % locals];
+            at.region = &at.local;
+        }
+    }
+    if (at.region->memory == Memory::Invalid)
+        fail(who(tid, in.line) + " uses a pointer that points into no array (null, or past every array the kernel has)");
+}
+
+int64_t Launch::element_index(const Place& at, const Inst& in, uint32_t tid, const char* what) {
+    const RegionState& r = *at.region;
+    const uint32_t size = type_bytes(in.type);
+    const std::string array = r.memory == Memory::Input ? "the input (in)" : r.memory == Memory::Output ? "out" : array_words(r);
+    if (size != r.element_bytes)
+        fail(who(tid, in.line) + " " + what + " " + array + " " + std::to_string(size) + " bytes at a time, and its elements are " +
+             std::to_string(r.element_bytes) + " bytes (the lab follows one element per access)");
+    if (at.offset % int64_t(size) != 0)
+        fail(who(tid, in.line) + " " + what + " " + array + " at a misaligned address (byte " + std::to_string(at.offset) + ")");
+    return floor_div(at.offset, int64_t(size));
+}
+
+uint64_t Launch::input_element(int64_t i) const {
+    if (in_.op == rl::Op::Witness) return pack_value(WitnessValue{uint32_t(i), uint32_t(i)});
+    const InputData& d = *in_.input;
+    switch (in_.type) {
+        case DType::F64: return pack_value(d.f64[size_t(i)]);
+        case DType::I32: return pack_value(d.i32[size_t(i)]);
+        default: return pack_value(d.f32[size_t(i)]);
+    }
+}
+
+uint8_t* Launch::plain_bytes(const Place& at, const Inst& in, uint32_t tid, uint32_t size, const char* what) {
+    const RegionState& r = *at.region;
+    if (at.offset < 0 || uint64_t(at.offset) + size > r.bytes) {
+        const int64_t e = int64_t(r.element_bytes);
+        const int64_t elements = int64_t(r.bytes) / e;
+        fail("out of range: " + who(tid, in.line) + " " + what + " " + array_words(r) + " of " + std::to_string(elements) +
+             " elements at index " + std::to_string(floor_div(at.offset, e)) + " (allowed 0.." + std::to_string(elements - 1) + ")");
+    }
+    return arena_[r.arena].bytes.data() + r.base + uint64_t(at.offset);
+}
+
+Val Launch::read_plain(const Place& at, const Inst& in, uint32_t tid, uint32_t size) {
+    const uint8_t* p = plain_bytes(at, in, tid, size, "reads");
+    const ArenaState& a = arena_[at.region->arena];
+    const uint64_t pos = at.region->base + uint64_t(at.offset), g = pos / 4;
+    Val v{0, a.hist[g], a.flags[g]};
+    if (size >= 4 && pos % 4 == 0 && v.hist != kNone) {
+        v.bits = a.value[g];
+    } else {
+        for (uint32_t k = 0; k < size; ++k) v.bits |= uint64_t(p[k]) << (8 * k);
+    }
+    return v;
+}
+
+void Launch::write_plain(const Place& at, const Inst& in, uint32_t tid, uint32_t size, Val v) {
+    if (at.region->read_only) fail(who(tid, in.line) + " writes to the __constant__ variable " + at.region->name);
+    uint8_t* p = plain_bytes(at, in, tid, size, "writes");
+    ArenaState& a = arena_[at.region->arena];
+    const uint64_t pos = at.region->base + uint64_t(at.offset);
+    for (uint32_t k = 0; k < size; ++k) p[k] = uint8_t(v.bits >> (8 * k));
+    for (uint64_t g = pos / 4; g <= (pos + size - 1) / 4; ++g) {
+        a.hist[g] = v.hist;
+        a.flags[g] = v.flags;
+    }
+    a.value[pos / 4] = v.bits;
+}
+
+bool Launch::load(Warp& w, const Inst& in, uint32_t mask) {
+    bool seen = false;
+    Place at;
+    each_lane(mask, [&](uint32_t l) {
+        const uint32_t tid = tid_of(w, l);
+        ThreadState& t = threads_[tid];
+        resolve(w.bits[size_t(in.a) * 32 + l], tid, in, at);
+        Val v;
+        switch (at.region->memory) {
+            case Memory::Input: {
+                const int64_t i = element_index(at, in, tid, "reads");
+                const bool inside = i >= 0 && i < in_.n;
+                if (in_.launch == 0) {
+                    if (!inside) {
+                        v = {poison_, record(EventKind::Load, kUndefined, t.loads++, saturate_index(i), kNone, kNone, poison_, in.line, tid),
+                             kUndefined};
+                    } else {
+                        const uint64_t bits = input_element(i);
+                        v = {bits, record(EventKind::Load, 0, t.loads++, uint32_t(i), kNone, kNone, bits, in.line, tid), 0};
+                    }
+                } else if (!inside || size_t(i) >= in_.partials.size()) {
+                    v = {poison_, record(EventKind::PartialLoad, kUndefined, t.partial_loads++, saturate_index(i), kNone, kNone, poison_, in.line, tid),
+                         kUndefined};
+                } else {
+                    const Slot& p = in_.partials[size_t(i)];
+                    v = {p.bits, record(EventKind::PartialLoad, p.flags, t.partial_loads++, uint32_t(i), p.writer, kNone, p.bits, in.line, tid),
+                         p.flags};
+                }
+                seen = true;
+                break;
+            }
+            case Memory::Output: {
+                const int64_t b = element_index(at, in, tid, "reads");
+                if (b < 0 || b >= int64_t(out_.out.size()))
+                    fail("out of range: " + who(tid, in.line) + " reads out[" + std::to_string(b) + "], and out has " +
+                         std::to_string(out_.out.size()) + " slots (0.." + std::to_string(out_.out.size() - 1) + ", one per block)");
+                const Slot& s = out_.out[size_t(b)];
+                v = {s.bits, record(EventKind::PartialLoad, s.flags, t.partial_loads++, uint32_t(b), s.writer, kNone, s.bits, in.line, tid),
+                     s.flags};
+                seen = true;
+                break;
+            }
+            case Memory::Shared: {
+                const int64_t i = element_index(at, in, tid, "reads");
+                const int64_t slots = int64_t(at.region->bytes / at.region->element_bytes);
+                if (i < 0 || i >= slots)
+                    fail("out of range: " + who(tid, in.line) + " indexes a shared array of " + std::to_string(slots) + " slots with " +
+                         std::to_string(i) + " (allowed 0.." + std::to_string(slots - 1) + ")");
+                const uint32_t slot = at.region->slot_base + uint32_t(i);
+                const Slot& s = shared_[slot];
+                if (s.writer == kNone)
+                    v = {poison_, record(EventKind::SharedLoad, kUndefined, slot, 0, kNone, kNone, poison_, in.line, tid), kUndefined};
+                else
+                    v = {s.bits, record(EventKind::SharedLoad, s.flags, slot, 0, s.writer, kNone, s.bits, in.line, tid), s.flags};
+                seen = true;
+                break;
+            }
+            default:
+                v = read_plain(at, in, tid, type_bytes(in.type));
+                seen = seen || at.region->space != Space::Local;
+                break;
+        }
+        set(w, in.dst, l, v);
+    });
+    return seen;
+}
+
+bool Launch::store(Warp& w, const Inst& in, uint32_t mask) {
+    bool seen = false;
+    Place at;
+    each_lane(mask, [&](uint32_t l) {
+        const uint32_t tid = tid_of(w, l);
+        resolve(w.bits[size_t(in.a) * 32 + l], tid, in, at);
+        switch (at.region->memory) {
+            case Memory::Input:
+                fail(who(tid, in.line) + " writes to the input (in): the lab's input is read-only, so write results to out");
+            case Memory::Output: {
+                const int64_t b = element_index(at, in, tid, "writes");
+                if (b < 0 || b >= int64_t(out_.out.size()))
+                    fail("out of range: " + who(tid, in.line) + " writes out[" + std::to_string(b) + "], and out has " +
+                         std::to_string(out_.out.size()) + " slots (0.." + std::to_string(out_.out.size() - 1) + ", one per block)");
+                Val v = value(w, in.b, l);
+                if (v.hist == kNone) v = fill(w, in.b, l, in.line);
+                const uint32_t ev = record(EventKind::BlockPartial, v.flags, 0, uint32_t(b), v.hist, kNone, v.bits, in.line, tid);
+                out_.out[size_t(b)] = {v.bits, v.flags, ev};
+                seen = true;
+                break;
+            }
+            case Memory::Shared: {
+                const int64_t i = element_index(at, in, tid, "writes");
+                const int64_t slots = int64_t(at.region->bytes / at.region->element_bytes);
+                if (i < 0 || i >= slots)
+                    fail("out of range: " + who(tid, in.line) + " indexes a shared array of " + std::to_string(slots) + " slots with " +
+                         std::to_string(i) + " (allowed 0.." + std::to_string(slots - 1) + ")");
+                const uint32_t slot = at.region->slot_base + uint32_t(i);
+                Val v = value(w, in.b, l);
+                if (v.hist == kNone) v = fill(w, in.b, l, in.line);
+                const uint32_t ev = record(EventKind::SharedStore, v.flags, slot, 0, v.hist, kNone, v.bits, in.line, tid);
+                shared_[slot] = {v.bits, v.flags, ev};
+                seen = true;
+                break;
+            }
+            default:
+                write_plain(at, in, tid, type_bytes(in.type), value(w, in.b, l));
+                seen = seen || at.region->space != Space::Local;
+                break;
+        }
+    });
+    return seen;
+}
+
+bool Launch::atomic(Warp& w, const Inst& in, uint32_t mask) {
+    bool seen = false;
+    Place at;
+    const AtomicOp op = AtomicOp(in.aux);
+    each_lane(mask, [&](uint32_t l) {
+        const uint32_t tid = tid_of(w, l);
+        resolve(w.bits[size_t(in.a) * 32 + l], tid, in, at);
+        switch (at.region->memory) {
+            case Memory::Input: fail(who(tid, in.line) + " applies an atomic to the input (in), which is read-only");
+            case Memory::Shared:
+                fail(who(tid, in.line) + " applies an atomic to the shared array " + at.region->name +
+                     ": the lab follows shared arrays of the kernel's elements through loads and stores only");
+            case Memory::Output: {
+                if (in.combine == kNoCombine)
+                    fail(who(tid, in.line) + " applies " + atomic_name(op) +
+                         " to out: the lab takes atomicAdd, atomicMax and atomicMin of the kernel's elements there");
+                const int64_t b = element_index(at, in, tid, "applies an atomic to");
+                if (b < 0 || b >= int64_t(out_.out.size()))
+                    fail("out of range: " + who(tid, in.line) + " applies an atomic to out[" + std::to_string(b) + "], and out has " +
+                         std::to_string(out_.out.size()) + " slots (0.." + std::to_string(out_.out.size() - 1) + ", one per block)");
+                Val v = value(w, in.b, l);
+                if (v.hist == kNone) v = fill(w, in.b, l, in.line);
+                used(in.combine);
+                Slot& s = out_.out[size_t(b)];
+                const Slot old = s;
+                const uint64_t now = combine_bits(in_.type, in_.op, in.combine, old.bits, v.bits);
+                const uint8_t fl = uint8_t(v.flags | (old.flags & kTaintFlags));
+                // The chain (dep[0]) and the position (aux) come from atomic_old in the assembly, as on the GPU.
+                const uint32_t ev = record(EventKind::Atomic, fl, uint32_t(b), 0, kNone, v.hist, now, in.line, tid);
+                this->at(ev).atomic_old = old.bits;
+                s = {now, fl, ev};
+                if (in.dst != kNoReg) set(w, in.dst, l, {old.bits, kNone, uint8_t(old.flags & kUndefined)});
+                seen = true;
+                break;
+            }
+            default: {
+                const uint32_t size = type_bytes(in.type);
+                const Val old = read_plain(at, in, tid, size);
+                const uint64_t now = atomic_result(op, in.type, old.bits, w.bits[size_t(in.b) * 32 + l]);
+                write_plain(at, in, tid, size, {now, kNone, 0});
+                // atomicAdd(&counter, 1) or atomicInc on a __device__ variable: the last-block pattern's ticket.
+                if (at.region->space == Space::Global && size == 4 && (op == AtomicOp::Add || op == AtomicOp::Inc)) {
+                    const uint32_t ev = record(EventKind::Ticket, 0, 0, uint32_t(old.bits), kNone, kNone, identity_, in.line, tid);
+                    this->at(ev).atomic_old = uint32_t(old.bits);
+                }
+                if (in.dst != kNoReg) set(w, in.dst, l, {old.bits, kNone, uint8_t(old.flags & kUndefined)});
+                seen = seen || at.region->space != Space::Local;
+                break;
+            }
+        }
+    });
+    return seen;
+}
+
+bool Launch::cmpxchg(Warp& w, const Inst& in, uint32_t mask) {
+    bool seen = false;
+    Place at;
+    each_lane(mask, [&](uint32_t l) {
+        const uint32_t tid = tid_of(w, l);
+        resolve(w.bits[size_t(in.a) * 32 + l], tid, in, at);
+        if (at.region->memory != Memory::Plain)
+            fail(who(tid, in.line) + " applies atomicCAS to " +
+                 (at.region->memory == Memory::Output ? std::string("out") : at.region->memory == Memory::Input ? "the input" : "the shared array " + at.region->name) +
+                 ": the lab follows the kernel's elements through atomicAdd, atomicMax and atomicMin only");
+        const uint32_t size = type_bytes(in.type);
+        const Val old = read_plain(at, in, tid, size);
+        const bool swap = old.bits == w.bits[size_t(in.b) * 32 + l];
+        if (swap) write_plain(at, in, tid, size, {w.bits[size_t(in.c) * 32 + l], kNone, 0});
+        set(w, in.dst, l, {old.bits, kNone, uint8_t(old.flags & kUndefined)});
+        set(w, in.d, l, {swap ? 1u : 0u, kNone, 0});
+        seen = seen || at.region->space != Space::Local;
+    });
+    return seen;
+}
+
+}  // namespace rl::simt

@@ -1,0 +1,107 @@
+// simt/warp_ops.cpp — what a warp does together: shuffles (Shuffle records, sources as PTX's shfl.sync picks
+// them), votes, arrival at __syncthreads() (Barrier), __syncwarp (WarpSync) and __threadfence (Fence).
+#include "simt/launch.h"
+
+namespace rl::simt {
+namespace {
+
+const char* shuffle_name(ShuffleKind kind) {
+    switch (kind) {
+        case ShuffleKind::Up: return "__shfl_up_sync";
+        case ShuffleKind::Xor: return "__shfl_xor_sync";
+        case ShuffleKind::Idx: return "__shfl_sync";
+        default: return "__shfl_down_sync";
+    }
+}
+
+}  // namespace
+
+// The lanes executing this instruction are the ones that take part: a source lane outside them (another path of
+// a divergent branch, exited, never launched) gives an undefined value. Values of the kernel's element type
+// that carry no history become fills in their own lane first, so that each shuffle names its source's record.
+void Launch::shuffle(Warp& w, const Inst& in, uint32_t mask) {
+    const ShuffleKind kind = ShuffleKind(in.aux);
+    const bool data = element_typed(in);
+    Val source[32];
+    each_lane(mask, [&](uint32_t l) {
+        source[l] = value(w, in.b, l);
+        if (data && source[l].hist == kNone) source[l] = fill(w, in.b, l, in.line);
+    });
+    Val result[32];
+    each_lane(mask, [&](uint32_t l) {
+        const uint32_t tid = tid_of(w, l);
+        const uint32_t lane_mask = uint32_t(w.bits[size_t(in.a) * 32 + l]);
+        const int arg = int(int32_t(uint32_t(w.bits[size_t(in.c) * 32 + l])));
+        const int wd = 32 - int((w.bits[size_t(in.d) * 32 + l] >> 8) & 0x1f);
+        if (wd & (wd - 1))
+            fail(who(tid, in.line) + ": " + shuffle_name(kind) + "'s width is " + std::to_string(wd) +
+                 " (allowed: a power of two 1..32)");
+        const int lane = int(l), seg = lane & ~(wd - 1);
+        int src = lane, recorded = lane;
+        switch (kind) {
+            case ShuffleKind::Down:
+                recorded = lane + arg;
+                src = (lane - seg) + arg < wd ? recorded : lane;
+                break;
+            case ShuffleKind::Up: src = recorded = (lane - seg) - arg >= 0 ? lane - arg : lane; break;
+            case ShuffleKind::Xor:
+                // PTX's bfly: a partner in an earlier segment is read, one past this segment's end is not.
+                recorded = lane ^ arg;
+                src = recorded < seg + wd ? recorded : lane;
+                break;
+            default: src = recorded = seg + (arg & (wd - 1)); break;
+        }
+        Val got;
+        if (src == lane) got = source[l];
+        else if (src >= 0 && src < 32 && (mask >> src & 1u)) got = source[src];
+        else got = {poison_, kNone, kUndefined};
+        const uint32_t rec = recorded < 0 ? 0u : std::min(uint32_t(recorded), 255u);
+        const uint32_t ev = record(EventKind::Shuffle, got.flags, uint32_t(arg & 0xff) | rec << 8, lane_mask, got.hist, kNone,
+                                   got.bits, in.line, tid);
+        at(ev).group = threads_[tid].shuffles++;
+        result[l] = {got.bits, ev, got.flags};
+    });
+    each_lane(mask, [&](uint32_t l) { set(w, in.dst, l, result[l]); });
+}
+
+void Launch::vote(Warp& w, const Inst& in, uint32_t mask) {
+    uint32_t yes = 0;
+    each_lane(mask, [&](uint32_t l) { yes |= uint32_t(w.bits[size_t(in.b) * 32 + l] & 1) << l; });
+    each_lane(mask, [&](uint32_t l) {
+        const uint32_t named = uint32_t(w.bits[size_t(in.a) * 32 + l]) & mask;
+        const uint32_t ballot = yes & named;
+        uint64_t v = ballot;
+        switch (VoteKind(in.aux)) {
+            case VoteKind::Any: v = ballot != 0; break;
+            case VoteKind::All: v = ballot == named; break;
+            case VoteKind::Uni: v = ballot == 0 || ballot == named; break;
+            default: break;
+        }
+        set(w, in.dst, l, {v, kNone, 0});
+    });
+}
+
+void Launch::arrive(Warp& w, const Inst& in, uint32_t mask) {
+    each_lane(mask, [&](uint32_t l) {
+        const uint32_t tid = tid_of(w, l);
+        ThreadState& t = threads_[tid];
+        const uint32_t ev = record(EventKind::Barrier, 0, in.line, 0, kNone, kNone, identity_, in.line, tid);
+        at(ev).group = t.barriers++;
+        if (BarrierKind(in.aux) != BarrierKind::Plain) t.predicate = w.bits[size_t(in.a) * 32 + l] != 0;
+    });
+}
+
+void Launch::warp_sync(Warp& w, const Inst& in, uint32_t mask) {
+    each_lane(mask, [&](uint32_t l) {
+        const uint32_t tid = tid_of(w, l);
+        const uint32_t named = uint32_t(w.bits[size_t(in.a) * 32 + l]);
+        const uint32_t ev = record(EventKind::WarpSync, 0, 0, named, kNone, kNone, identity_, in.line, tid);
+        at(ev).group = threads_[tid].warpsyncs++;
+    });
+}
+
+void Launch::fence(Warp& w, const Inst& in, uint32_t mask) {
+    each_lane(mask, [&](uint32_t l) { record(EventKind::Fence, 0, 0, 0, kNone, kNone, identity_, in.line, tid_of(w, l)); });
+}
+
+}  // namespace rl::simt
