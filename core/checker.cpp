@@ -9,10 +9,12 @@
 // events (what each thread did, which store a load saw, which lanes ran a shuffle and with what mask),
 // the block geometry (threads per block, blocks) and the operator. docs/checker.md lists the rules.
 #include "core/checker.h"
+#include "core/analysis.h"
 #include "core/text_format.h"
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -40,6 +42,10 @@ std::string lanes_text(uint32_t mask) {
     return out.empty() ? "none" : out;
 }
 std::string lane_word(uint32_t mask) { return std::popcount(mask) == 1 ? "lane " : "lanes "; }
+// The word that agrees with a lane mask as its subject: one lane "reads", several lanes "read".
+std::string agree(uint32_t mask, const char* one, const char* many) { return std::popcount(mask) == 1 ? one : many; }
+// "lanes 0-3" or "lane 7": a mask as the subject or object of a sentence.
+std::string lanes_phrase(uint32_t mask) { return lane_word(mask) + lanes_text(mask); }
 
 
 struct Finding {
@@ -64,6 +70,7 @@ public:
         barriers();
         shared_memory();
         shuffles();
+        warp_sync_masks();
         values();
         across_blocks();
         order_witness();
@@ -79,6 +86,12 @@ private:
     // Per block instance: steps of complete barriers (sorted), and per warp the __syncwarp() events.
     std::unordered_map<uint32_t, std::vector<uint16_t>> complete_barriers_;
     std::unordered_map<uint64_t, std::vector<uint32_t>> warp_syncs_;
+    std::vector<uint8_t> cone_;  // events the result depends on (filled when first asked)
+    struct DataReduction {       // the reduction of the loads in that cone (filled when first asked)
+        uint64_t value = 0;      // packed
+        uint32_t loads = 0;
+    };
+    std::optional<DataReduction> data_;
 
     // Threads of a block instance: the second launch of two-pass has min(block, grid) threads (the whole
     // block for smem-tree-shfl).
@@ -170,8 +183,9 @@ private:
                         add(HazardKind::DivergentBarrier, evs[m], lanes,
                             "`__syncthreads()` at step " + std::to_string(step) + " is reached by " + lane_word(lanes) +
                                 lanes_text(lanes) + " of warp " + std::to_string(e.warp()) + ", but not by " +
-                                std::to_string(count) + " thread(s) of the block that have not exited (" + who +
-                                "): it orders nothing");
+                                std::to_string(count) +
+                                (count == 1 ? " thread of the block that has not exited (" : " threads of the block that have not exited (") +
+                                who + "): it orders nothing");
                     }
                 }
                 k = j;
@@ -268,11 +282,38 @@ private:
         }
     }
 
-    // ---- 4. shuffles ---------------------------------------------------------------------------
-    // Every non-exited lane named in a `__shfl_*_sync` mask must execute that call with the same mask.
-    // Lanes never launched count as exited (naming them breaks no rule); lanes that exist and skip
-    // the call break it. Reading a lane that did not execute the call, or does not exist, returns an
-    // undefined value (an error when the value is used).
+    // ---- 4. shuffles and __syncwarp masks ---------------------------------------------------------
+    // The rules of a `__shfl_*_sync(mask, ...)` (CUDA Programming Guide, warp shuffle functions):
+    //  - each calling lane has its own bit set in its mask;
+    //  - every non-exited lane a mask names executes that same call with that same mask. Lanes never launched
+    //    count as exited (naming them breaks no rule); lanes that exist and skip the call break it. Lanes with
+    //    masks that name none of each other (0x0000ffff by lanes 0-15, 0xffff0000 by lanes 16-31) are legal.
+    // Reading a lane that did not execute the call, or does not exist, returns an undefined value (an error
+    // when the value is used).
+    struct WarpCall {  // one warp instruction: the lanes that executed it, each lane's mask and event
+        uint32_t executed = 0, masks_or = 0;
+        uint32_t mask_of[32] = {};
+        uint32_t event_of[32] = {};
+    };
+
+    // The lanes of `lanes` grouped by the mask each passed: "lanes 4-7 <verb> 0x0000000f" or "lane 4 <verb>s
+    // 0x00000001, lanes 5-7 <verb> 0x000000f0"; `masks` counts the distinct masks.
+    static std::string lanes_using(uint32_t lanes, const WarpCall& c, const char* one, const char* many, int* masks = nullptr) {
+        std::string out;
+        int distinct = 0;
+        while (lanes) {
+            const uint32_t m = c.mask_of[std::countr_zero(lanes)];
+            uint32_t same = 0;
+            for (uint32_t l = 0; l < 32; ++l)
+                if ((lanes >> l & 1u) && c.mask_of[l] == m) same |= 1u << l;
+            out += (out.empty() ? "" : ", ") + lanes_phrase(same) + agree(same, one, many) + hex32(m);
+            lanes &= ~same;
+            ++distinct;
+        }
+        if (masks) *masks = distinct;
+        return out;
+    }
+
     void shuffles() {
         // A warp instruction's shuffles come as runs of consecutive shuffle events; runs are sorted by
         // (instance, warp, step) so that one instruction split over several runs is still one group.
@@ -295,39 +336,86 @@ private:
         for (const Run& r : runs) sh.insert(sh.end(), all.begin() + r.begin, all.begin() + r.end);
         for (size_t k = 0; k < sh.size();) {
             size_t j = k;
-            uint32_t executed = 0, masks_or = 0, masks_and = 0xffffffffu;
+            WarpCall call;
             for (; j < sh.size() && key(sh[j]) == key(sh[k]); ++j) {
                 const Event& e = t_.events[sh[j]];
-                executed |= 1u << e.lane();
-                masks_or |= e.aux;
-                masks_and &= e.aux;
+                if (!(call.executed >> e.lane() & 1u)) call.event_of[e.lane()] = sh[j];
+                call.executed |= 1u << e.lane();
+                call.mask_of[e.lane()] = e.aux;
+                call.masks_or |= e.aux;
             }
-            check_shuffle_group(sh, k, j, executed, masks_or, masks_and);
+            check_shuffle_masks(sh[k], call);
+            check_shuffle_reads(sh, k, j, call);
             k = j;
         }
     }
 
-    void check_shuffle_group(const std::vector<uint32_t>& sh, size_t k, size_t j, uint32_t executed, uint32_t masks_or,
-                             uint32_t masks_and) {
-        const Event& first = t_.events[sh[k]];
-        const uint32_t existing = existing_lanes(first), w = first.warp();
-        const std::string where = "warp " + std::to_string(w) + ", offset " + std::to_string(first.shuffle_offset());
-        const uint32_t skipped = masks_or & existing & ~executed;
-        const uint32_t never_launched = masks_or & ~existing;
-        if (skipped) {
-            std::string exited;
-            if (never_launched)
-                exited = "; " + lane_word(never_launched) + lanes_text(never_launched) +
-                         " were never launched (the block has " + std::to_string(threads_of(first)) +
-                         " threads): they count as exited, and naming them breaks no rule";
-            add(HazardKind::MaskNamesInactiveLanes, sh[k], skipped,
-                "`__shfl_*_sync(" + hex32(masks_or) + ")` in " + where + ": the mask names " + lane_word(skipped) +
-                    lanes_text(skipped) + ", which exist but do not execute this call (they skipped it)" + exited);
+    void check_shuffle_masks(uint32_t first_event, const WarpCall& c) {
+        const Event& first = t_.events[first_event];
+        const uint32_t existing = existing_lanes(first);
+        const std::string where = "warp " + std::to_string(first.warp()) + ", offset " + std::to_string(first.shuffle_offset());
+
+        // Lanes whose mask leaves out their own bit.
+        uint32_t outside = 0;
+        for (uint32_t l = 0; l < 32; ++l)
+            if ((c.executed >> l & 1u) && !(c.mask_of[l] >> l & 1u)) outside |= 1u << l;
+        if (outside) {
+            int masks = 0;
+            const std::string who = lanes_using(outside, c, " calls it with ", " call it with ", &masks);
+            add(HazardKind::MaskOmitsOwnLane, c.event_of[std::countr_zero(outside)], outside,
+                "`__shfl_*_sync` in " + where + ": " + who + (masks == 1 ? ", a mask" : ", masks") +
+                    " without the calling lane's own bit: each lane that calls it must be named in its mask");
         }
-        if (masks_or != masks_and)
-            add(HazardKind::MaskNamesInactiveLanes, sh[k], executed,
-                "lanes " + lanes_text(executed) + " of " + where + " execute one shuffle with different masks (" +
-                    hex32(masks_and) + " in common, " + hex32(masks_or) + " in all)");
+
+        // Lanes a mask names that exist but did not execute the call.
+        const uint32_t skipped = c.masks_or & existing & ~c.executed;
+        if (skipped) {
+            uint32_t namers = 0, named = 0;  // the executing lanes whose mask names a skipped lane, and all they name
+            for (uint32_t l = 0; l < 32; ++l)
+                if ((c.executed >> l & 1u) && (c.mask_of[l] & skipped)) namers |= 1u << l, named |= c.mask_of[l];
+            int masks = 0;
+            const std::string namers_text = lanes_using(namers, c, " calls it with ", " call it with ", &masks);
+            const std::string call = masks == 1 ? "`__shfl_*_sync(" + hex32(c.mask_of[std::countr_zero(namers)]) + ")`"
+                                                : "`__shfl_*_sync` (" + namers_text + ")";
+            std::string exited;
+            const uint32_t never_launched = named & ~existing;
+            if (never_launched)
+                exited = "; " + lanes_phrase(never_launched) + agree(never_launched, " was", " were") +
+                         " never launched (the block has " + std::to_string(threads_of(first)) + " threads): " +
+                         agree(never_launched, "it counts as exited, and naming it breaks no rule",
+                               "they count as exited, and naming them breaks no rule");
+            add(HazardKind::MaskNamesInactiveLanes, first_event, skipped,
+                call + " in " + where + ": " + (masks == 1 ? "the mask names " : "the masks name ") + lanes_phrase(skipped) +
+                    agree(skipped, ", which exists but does not execute this call (it skipped it)",
+                          ", which exist but do not execute this call (they skipped it)") + exited);
+        }
+
+        // Lanes a mask names that execute the call with another mask. Each group of lanes that share a mask is
+        // checked against the executing lanes it names.
+        uint32_t callers = 0, others = 0;
+        std::string parts;
+        for (uint32_t rest = c.executed; rest;) {
+            const uint32_t m = c.mask_of[std::countr_zero(rest)];
+            uint32_t with_m = 0;
+            for (uint32_t l = 0; l < 32; ++l)
+                if ((rest >> l & 1u) && c.mask_of[l] == m) with_m |= 1u << l;
+            rest &= ~with_m;
+            const uint32_t other = m & c.executed & ~with_m;
+            if (!other) continue;
+            callers |= with_m;
+            others |= other;
+            parts += (parts.empty() ? "" : "; ") + lanes_phrase(with_m) + agree(with_m, " uses mask ", " use mask ") + hex32(m) +
+                     ", which names " + lanes_phrase(other) + ", but " + lanes_using(other, c, " uses ", " use ");
+        }
+        if (callers)
+            add(HazardKind::MaskNamesInactiveLanes, c.event_of[std::countr_zero(callers)], callers | others,
+                "`__shfl_*_sync` in " + where + ": " + parts + ": every lane a mask names must call it with that same mask");
+    }
+
+    void check_shuffle_reads(const std::vector<uint32_t>& sh, size_t k, size_t j, const WarpCall& c) {
+        const Event& first = t_.events[sh[k]];
+        const uint32_t existing = existing_lanes(first);
+        const std::string where = "warp " + std::to_string(first.warp()) + ", offset " + std::to_string(first.shuffle_offset());
         uint32_t absent = 0, skipping = 0, unnamed = 0, readers = 0, first_ev = kNoEvent;
         for (size_t m = k; m < j; ++m) {
             const Event& e = t_.events[sh[m]];
@@ -336,7 +424,7 @@ private:
             const bool own = src >= 32 || src == e.lane();  // past the warp: the caller's own value
             const uint32_t bit = own ? 0u : 1u << src;
             if (!own && !(existing & bit)) absent |= bit;
-            else if (!own && !(executed & bit)) skipping |= bit;
+            else if (!own && !(c.executed & bit)) skipping |= bit;
             else if (!own && !(e.aux & bit)) unnamed |= bit;
             else {
                 // The source lane held the value: undefined only if no write ever reached its register.
@@ -354,15 +442,30 @@ private:
         if (!readers) return;
         std::vector<std::string> why;
         if (absent)
-            why.push_back(lane_word(absent) + lanes_text(absent) + ", which were never launched (the block has " +
+            why.push_back(lanes_phrase(absent) + agree(absent, ", which was", ", which were") + " never launched (the block has " +
                           std::to_string(threads_of(first)) + " threads)");
-        if (skipping) why.push_back(lane_word(skipping) + lanes_text(skipping) + ", which exist but did not execute this call");
-        if (unnamed) why.push_back(lane_word(unnamed) + lanes_text(unnamed) + ", which the mask does not name");
+        if (skipping)
+            why.push_back(lanes_phrase(skipping) + agree(skipping, ", which exists but did not execute this call",
+                                                         ", which exist but did not execute this call"));
+        if (unnamed) why.push_back(lanes_phrase(unnamed) + ", which the mask does not name");
         std::string list;
         for (size_t m = 0; m < why.size(); ++m) list += (m ? "; and " : "") + why[m];
         add(HazardKind::ReadFromNonParticipatingLane, first_ev, readers,
-            where + ": " + lane_word(readers) + lanes_text(readers) + " read and use " + list +
+            where + ": " + lanes_phrase(readers) + agree(readers, " reads and uses ", " read and use ") + list +
                 ": the value read is undefined, whatever the mask says");
+    }
+
+    // `__syncwarp(mask)` has the same own-bit rule. A student's kernel records a lane that calls it without its own
+    // bit as an event of its own (thread = that lane); the lab's kernels name every lane of the warp.
+    void warp_sync_masks() {
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            if (e.kind != EventKind::WarpSync || e.aux == 0 || (e.aux >> e.lane() & 1u)) continue;  // 0: all lanes
+            add(HazardKind::MaskOmitsOwnLane, i, 1u << e.lane(),
+                "lane " + std::to_string(e.lane()) + " of warp " + std::to_string(e.warp()) + " calls `__syncwarp(" +
+                    hex32(e.aux) + ")`, a mask without its own bit: each lane that calls it must be named in its mask",
+                true);
+        }
     }
 
     // ---- 5. values -------------------------------------------------------------------------------
@@ -407,9 +510,49 @@ private:
             true);
     }
 
+    // A starting value is wrong only when it changes the result of the reduction asked for (docs/checker.md):
+    // it must reach the result (a flag or a counter that never flows into it is no starting value), and combined
+    // with r, the reduction of the data the result combines, it must give something other than r. r is folded here
+    // from the loads in the result's dependency cone: the data the result was computed from (the whole input
+    // when every element reaches it). For max and min (idempotent, selective) e ⊕ r = r means the result is the
+    // same with e as with the identity; for sum and prod, e ⊕ r = r means e is lost to rounding or to a zero.
+    const std::vector<uint8_t>& result_cone() {
+        if (cone_.empty()) {
+            cone_.assign(t_.events.size(), 0);
+            for (uint32_t i : dependency_cone(t_, t_.result_event)) cone_[i] = 1;
+        }
+        return cone_;
+    }
+    const DataReduction& data_reduction(uint64_t identity) {
+        if (!data_) {
+            DataReduction r{identity, 0};
+            const auto& cone = result_cone();
+            for (uint32_t i = 0; i < t_.events.size(); ++i) {
+                const Event& e = t_.events[i];
+                if (!cone[i] || e.kind != EventKind::Load || (e.flags & kUndefined)) continue;
+                r.value = combine_bits(t_.schedule.op, t_.schedule.type, r.value, e.value);
+                ++r.loads;
+            }
+            data_ = r;
+        }
+        return *data_;
+    }
+    // `with` and `without` a starting value, combined with the data's reduction: do they differ?
+    bool changes_result(uint64_t with, uint64_t without, uint64_t identity) {
+        const uint64_t r = data_reduction(identity).value;
+        return combine_bits(t_.schedule.op, t_.schedule.type, with, r) != combine_bits(t_.schedule.op, t_.schedule.type, without, r);
+    }
+    std::string data_words(uint64_t identity) {
+        const DataReduction& d = data_reduction(identity);
+        return std::string(to_string(t_.schedule.op)) + " of the " + std::to_string(d.loads) +
+               (d.loads == 1 ? " element the result combines is " : " elements the result combines is ") +
+               format_value(t_.schedule.op, t_.schedule.type, d.value);
+    }
+
     void values() {
         const uint64_t identity = identity_bits(t_.schedule.op, t_.schedule.type);
         const std::string op(to_string(t_.schedule.op));
+        auto text = [&](uint64_t bits) { return format_value(t_.schedule.op, t_.schedule.type, bits); };
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
             if (e.kind == EventKind::Load && !(e.flags & kFinisher) && e.aux >= t_.schedule.n) {
@@ -418,21 +561,25 @@ private:
                         (e.aux == 0xffffffffu ? std::string("at a negative or huge index") : std::to_string(e.aux)) +
                         ", outside the " + std::to_string(t_.schedule.n) + " elements of the input: the value is undefined",
                     true);
-            } else if (e.kind == EventKind::IdentityFill && !(e.flags & kUndefined) && e.value != identity) {
+            } else if (e.kind == EventKind::IdentityFill && !(e.flags & kUndefined) && e.value != identity &&
+                       result_cone()[i] && changes_result(e.value, identity, identity)) {
                 // (one flagged undefined is a declaration without a value: found where it is read)
                 add(HazardKind::WrongIdentity, i, 1u << e.lane(),
-                    "thread " + std::to_string(e.thread) + " has no element and starts from " +
-                        format_value(t_.schedule.op, t_.schedule.type, e.value) + ", which is not the identity of " + op,
+                    "thread " + std::to_string(e.thread) + " of block " + std::to_string(e.block) + " starts from " +
+                        text(e.value) + ", which is not the identity of " + op + " and changes the result: the " +
+                        data_words(identity) + ", and " + op + " of " + text(e.value) + " with it is " +
+                        text(combine_bits(t_.schedule.op, t_.schedule.type, e.value, data_reduction(identity).value)),
                     true);
             } else if (e.kind == EventKind::Atomic && e.dep[0] == kNoEvent && e.dep[1] < t_.events.size() &&
                        !(e.flags & kUndefined)) {
-                // The first atomic finds the output's starting value: identity ⊕ operand unless it was not the identity.
+                // The first atomic finds the output's starting value s: it made s ⊕ operand where the identity makes
+                // the operand itself. s changes the result when (s ⊕ operand) ⊕ r differs from operand ⊕ r.
                 const uint64_t operand = t_.events[e.dep[1]].value;
-                if (combine_bits(t_.schedule.op, t_.schedule.type, identity, operand) != e.value)
+                const uint64_t from_identity = combine_bits(t_.schedule.op, t_.schedule.type, identity, operand);
+                if (from_identity != e.value && result_cone()[i] && changes_result(e.value, from_identity, identity))
                     add(HazardKind::WrongIdentity, i, 1u << e.lane(),
-                        "the output did not start at the identity of " + op + ": its first atomic turned " +
-                            format_value(t_.schedule.op, t_.schedule.type, operand) + " into " +
-                            format_value(t_.schedule.op, t_.schedule.type, e.value));
+                        "the output did not start at the identity of " + op + ": its first atomic turned " + text(operand) +
+                            " into " + text(e.value) + ", a start that changes the result (the " + data_words(identity) + ")");
             }
             register_reads(i, e);
         }
@@ -611,7 +758,9 @@ std::vector<Hazard> group(const Trace& t, std::vector<Finding> found, std::vecto
         merged.push_back(0);
     }
     for (size_t k = 0; k < out.size(); ++k)
-        if (merged[k] > 0) out[k].what += " (and " + std::to_string(merged[k]) + " more lane(s) of this warp at this step)";
+        if (merged[k] > 0)
+            out[k].what += " (and " + std::to_string(merged[k]) + (merged[k] == 1 ? " more lane" : " more lanes") +
+                           " of this warp at this step)";
     // Listed in program order (instance, step, warp, kind), not by event index: a GPU trace lists each
     // thread's events in its own slots, so index order would differ between two traces of one run.
     auto place = [&](const Hazard& h) {
@@ -624,14 +773,32 @@ std::vector<Hazard> group(const Trace& t, std::vector<Finding> found, std::vecto
 
 }  // namespace
 
-std::vector<Hazard> check_trace(const Trace& t) {
-    std::vector<uint32_t> flagged;
-    return group(t, Checker(t).run(), flagged);
+namespace {
+// The checker's findings grouped, hazards apart from notes; `flagged` gets the hazards' events (a note marks
+// no event: nothing is wrong there).
+Findings checked(const Trace& t, std::vector<uint32_t>& flagged) {
+    std::vector<Finding> hazards, notes;
+    for (Finding& f : Checker(t).run()) (is_note(f.kind) ? notes : hazards).push_back(std::move(f));
+    std::vector<uint32_t> noted;
+    Findings out;
+    out.hazards = group(t, std::move(hazards), flagged);
+    out.notes = group(t, std::move(notes), noted);
+    return out;
 }
+}  // namespace
+
+Findings check_findings(const Trace& t) {
+    std::vector<uint32_t> flagged;
+    return checked(t, flagged);
+}
+
+std::vector<Hazard> check_trace(const Trace& t) { return check_findings(t).hazards; }
 
 void attach_checked_hazards(Trace& t) {
     std::vector<uint32_t> flagged;
-    t.hazards = group(t, Checker(t).run(), flagged);
+    Findings f = checked(t, flagged);
+    t.hazards = std::move(f.hazards);
+    t.notes = std::move(f.notes);
     for (Event& e : t.events) e.flags &= uint8_t(~kHazard);
     for (uint32_t i : flagged) t.events[i].flags |= kHazard;
 }

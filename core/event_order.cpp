@@ -133,6 +133,7 @@ void order_operands_first(Trace& t) {
     permute(t.times);
     permute(t.lines);
     for (Hazard& h : t.hazards) h.event = rename(h.event);
+    for (Hazard& h : t.notes) h.event = rename(h.event);
     t.result_event = rename(t.result_event);
 }
 

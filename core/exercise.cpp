@@ -65,7 +65,8 @@ std::optional<Exercise> load_exercise(const std::string& lessons_dir, const std:
                     else ex.run.push_back(*item.value<std::string>());
                 }
         } else if (key == "hazard") {
-            has_hazard = v.is_string() && parse_hazard_kind(*v.value<std::string>(), ex.hazard);
+            // A note (atomic-contention) is correct code: it never makes `rlab run` fail, so it grades nothing.
+            has_hazard = v.is_string() && parse_hazard_kind(*v.value<std::string>(), ex.hazard) && !is_note(ex.hazard);
             if (!has_hazard) fail(line, column, "'hazard' expects a hazard kind the checker reports (e.g. \"shared-memory-race\")");
         } else {
             fail(line, column, "unknown field '" + key + "'; expected title, task, hint, run, hazard");

@@ -229,6 +229,8 @@ struct Loader {
     }
 
     bool parse_hazard_spec(const toml::node& v, Expectation& e) {
+        const bool note = e.key == "note" || e.key == "no_note";
+        const std::string expectation = note ? "note expectation" : "hazard expectation";
         if (auto s = v.value<std::string>(); s && v.is_string()) {
             e.hazard_kind = *s;
         } else if (auto* t = v.as_table()) {
@@ -245,39 +247,41 @@ struct Loader {
                     const std::string text = x.is_string() ? *x.value<std::string>() : "";
                     e.hazard_lanes = parse_lane_set(text);
                     if (!e.hazard_lanes) {
-                        error(x.source(), "hazard expectation: lanes " + (x.is_string() ? "\"" + text + "\"" : std::string("here")) +
+                        error(x.source(), expectation + ": lanes " + (x.is_string() ? "\"" + text + "\"" : std::string("here")) +
                                               " is not a set of lanes 0-31 of one warp, such as \"8-31\" or \"0, 4-7\"");
                         return false;
                     }
                 } else {
-                    error(k.source(), "hazard expectation: '" + key + "' is not one of kind (text), step, block, warp, thread, "
+                    error(k.source(), expectation + ": '" + key + "' is not one of kind (text), step, block, warp, thread, "
                                       "lane (0-31) (whole numbers), lanes (a text such as \"8-31\" or \"0, 4-7\")");
                     return false;
                 }
             }
         } else {
-            error(v.source(), "hazard expectation: expected a kind name or a table {kind, step, block, warp, thread, lane, lanes}");
+            error(v.source(), expectation + ": expected a kind name or a table {kind, step, block, warp, thread, lane, lanes}");
             return false;
         }
         HazardKind hk;
-        if (!parse_hazard_kind(e.hazard_kind, hk)) {
+        if (!parse_hazard_kind(e.hazard_kind, hk) || (note && !is_note(hk))) {
             std::string kinds;
-            for (int k = 0; k < kHazardKindCount; ++k) kinds += (k ? ", " : "") + std::string(to_string(HazardKind(k)));
-            error(v.source(), "unknown hazard kind '" + e.hazard_kind + "'; expected one of " + kinds);
+            for (int k = 0; k < kHazardKindCount; ++k)
+                if (!note || is_note(HazardKind(k))) kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(HazardKind(k)));
+            error(v.source(), std::string(note ? "unknown note kind '" : "unknown hazard kind '") + e.hazard_kind +
+                                  "'; expected one of " + kinds);
             return false;
         }
-        // A hazard of the right kind anywhere proves little: the lesson says where the trace breaks the rule.
-        if (e.key == "hazard" && e.hazard_step < 0 && e.hazard_thread < 0 && e.hazard_lane < 0 && !e.hazard_lanes) {
-            error(v.source(), "hazard expectation '" + e.hazard_kind + "' names no place: give its step, thread, lane or "
+        // A finding of the right kind anywhere proves little: the lesson says where the trace shows it.
+        if ((e.key == "hazard" || e.key == "note") && e.hazard_step < 0 && e.hazard_thread < 0 && e.hazard_lane < 0 && !e.hazard_lanes) {
+            error(v.source(), expectation + " '" + e.hazard_kind + "' names no place: give its step, thread, lane or "
                               "lanes, e.g. { kind = \"" + e.hazard_kind + "\", step = 3 } (lessons/README.md)");
             return false;
         }
         if (e.hazard_thread >= 0 && (e.hazard_warp >= 0 || e.hazard_lane >= 0 || e.hazard_lanes)) {
-            error(v.source(), "hazard expectation: 'thread' already names the warp and the lane; give thread, or warp with lane or lanes");
+            error(v.source(), expectation + ": 'thread' already names the warp and the lane; give thread, or warp with lane or lanes");
             return false;
         }
         if (e.hazard_lane >= 0 && e.hazard_lanes) {
-            error(v.source(), "hazard expectation: give 'lane' (one lane among the hazard's) or 'lanes' (all of them), not both");
+            error(v.source(), expectation + ": give 'lane' (one lane among the hazard's) or 'lanes' (all of them), not both");
             return false;
         }
         e.written = e.key + " " + e.hazard_kind;
@@ -303,7 +307,7 @@ struct Loader {
             e.emulator_only = emulator_only;
             e.line = int(k.source().begin.line);
             e.column = int(k.source().begin.column);
-            if (key == "hazard" || key == "no_hazard") {
+            if (key == "hazard" || key == "no_hazard" || key == "note" || key == "no_note") {
                 if (auto* arr = v.as_array()) {
                     for (auto&& item : *arr) {
                         Expectation one = e;
@@ -601,6 +605,7 @@ const QuantityInfo kQuantities[] = {
     {"result_bits", kMeasured}, {"abs_error", kMeasured}, {"exact_error", kMeasured}, {"rel_error", kMeasured},
     {"ulps", kMeasured}, {"error_bound", kMeasured}, {"bound_formula", kMeasured}, {"verdict", kMeasured},
     {"hazards", kMeasured}, {"hazard_kinds", kMeasured}, {"first_hazard", kMeasured}, {"hazard_rule", kMeasured},
+    {"notes", kMeasured}, {"note_kinds", kMeasured}, {"first_note", kMeasured},
     {"atomics", kMeasured}, {"atomic_chain", kMeasured}, {"barriers", kMeasured}, {"shuffles", kMeasured},
     {"shared_stores", kMeasured}, {"shared_loads", kMeasured}, {"warp_syncs", kMeasured},
     {"block_partials", kMeasured}, {"partial_loads", kMeasured}, {"tickets", kMeasured}, {"grid_syncs", kMeasured},
@@ -718,15 +723,22 @@ Quantities compute_quantities(const Trace& t, const Analysis& a, int cursor, uin
     sci("error_bound", a.error_bound);
     txt("bound_formula", a.bound_formula.empty() ? "none (this operator does not round)" : a.bound_formula);
     txt("verdict", std::string(to_string(a.verdict)));
+    auto kinds_of = [](const std::vector<Hazard>& findings) {
+        std::vector<std::string> kinds;
+        for (const Hazard& h : findings) {
+            std::string k(to_string(h.kind));
+            if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+        }
+        return kinds.empty() ? std::string("none") : join(kinds);
+    };
     num("hazards", double(t.hazards.size()));
-    std::vector<std::string> kinds;
-    for (const Hazard& h : t.hazards) {
-        std::string k(to_string(h.kind));
-        if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
-    }
-    txt("hazard_kinds", kinds.empty() ? "none" : join(kinds));
+    txt("hazard_kinds", kinds_of(t.hazards));
     txt("first_hazard", t.hazards.empty() ? "none" : t.hazards.front().what);
     txt("hazard_rule", t.hazards.empty() ? "none" : std::string(rule_of(t.hazards.front().kind)));
+    // Notes (cost findings) apart: a note is no hazard, so `hazards = 0` holds beside one.
+    num("notes", double(t.notes.size()));
+    txt("note_kinds", kinds_of(t.notes));
+    txt("first_note", t.notes.empty() ? "none" : t.notes.front().what);
 
     uint64_t count[kEventKindCount] = {};
     uint64_t undefined_events = 0;
@@ -987,16 +999,20 @@ std::string resolve_place(const Trace& t, const std::string& at, int& step, uint
             return "'at = \"" + at + "\"': no " + arg + " event in this trace";
         return {};
     }
-    if (word == "hazard") {
+    if (word == "hazard" || word == "note") {
+        // The first finding (of that kind) in the list its kind belongs to: "hazard atomic-contention" still
+        // finds the note, as before notes were kept apart.
         HazardKind kind{};
-        if (!arg.empty() && !parse_hazard_kind(arg, kind)) return "'at = \"" + at + "\"': unknown hazard kind '" + arg + "'";
-        for (const Hazard& h : t.hazards)
+        if (!arg.empty() && (!parse_hazard_kind(arg, kind) || (word == "note" && !is_note(kind))))
+            return "'at = \"" + at + "\"': unknown " + word + " kind '" + arg + "'";
+        const bool in_notes = arg.empty() ? word == "note" : is_note(kind);
+        for (const Hazard& h : in_notes ? t.notes : t.hazards)
             if (arg.empty() || h.kind == kind) {
                 event = h.event;
                 step = t.events[h.event].step;
                 return {};
             }
-        return "'at = \"" + at + "\"': this trace has no " + (arg.empty() ? std::string("hazard") : arg + " hazard");
+        return "'at = \"" + at + "\"': this trace has no " + (arg.empty() ? word : arg + " " + (in_notes ? "note" : "hazard"));
     }
     if (word == "scope") {
         for (int i = 0; i < 4; ++i)
@@ -1007,7 +1023,7 @@ std::string resolve_place(const Trace& t, const std::string& at, int& step, uint
         return "'at = \"" + at + "\"': expected scope thread, warp, block or grid";
     }
     return "'at = \"" + at + "\"': expected start, end, result, step K, level K, shuffle offset K, event KIND, "
-           "hazard [KIND] or scope SCOPE";
+           "hazard [KIND], note [KIND] or scope SCOPE";
 }
 
 // ---- expectations ----------------------------------------------------------------------------------
@@ -1017,13 +1033,15 @@ ExpectationResult evaluate(const Expectation& e, const Trace& t, const Quantitie
     r.written = e.written;
     r.line = e.line;
     r.column = e.column;
-    if (e.key == "hazard" || e.key == "no_hazard") {
+    if (e.key == "hazard" || e.key == "no_hazard" || e.key == "note" || e.key == "no_note") {
         HazardKind kind{};
         parse_hazard_kind(e.hazard_kind, kind);
+        const bool in_notes = is_note(kind);
+        const std::string noun = in_notes ? "note" : "hazard";
         size_t found = 0;
-        std::string seen;  // the hazards of this kind and where they are, for the message
+        std::string seen;  // the findings of this kind and where they are, for the message
         size_t same_kind = 0;
-        for (const Hazard& h : t.hazards) {
+        for (const Hazard& h : in_notes ? t.notes : t.hazards) {
             if (h.kind != kind) continue;
             const long step = h.event < t.events.size() ? long(t.events[h.event].step) : -1;
             if (++same_kind <= 4)
@@ -1039,16 +1057,17 @@ ExpectationResult evaluate(const Expectation& e, const Trace& t, const Quantitie
         }
         if (same_kind > 4) seen += "; " + std::to_string(same_kind - 4) + " more";
         std::string where = e.written.substr(e.key.size() + 1);
-        if (e.key == "hazard") {
+        const std::string a = std::string("aeiou").find(where[0]) != std::string::npos ? "an " : "a ";
+        if (e.key == "hazard" || e.key == "note") {
             r.ok = found > 0;
-            r.message = r.ok ? "a " + where + " hazard is reported"
-                             : "expected a " + where + " hazard, but the trace reports none like it (" +
-                                   (seen.empty() ? "hazards: " + q.at("hazard_kinds").text
+            r.message = r.ok ? a + where + " " + noun + " is reported"
+                             : "expected " + a + where + " " + noun + ", but the trace reports none like it (" +
+                                   (seen.empty() ? noun + "s: " + q.at(noun + "_kinds").text
                                                  : e.hazard_kind + " at: " + seen) + ")";
         } else {
             r.ok = found == 0;
-            r.message = r.ok ? "no " + where + " hazard, as expected"
-                             : "expected no " + where + " hazard, but the trace reports " + std::to_string(found) + " (at: " + seen + ")";
+            r.message = r.ok ? "no " + where + " " + noun + ", as expected"
+                             : "expected no " + where + " " + noun + ", but the trace reports " + std::to_string(found) + " (at: " + seen + ")";
         }
         return r;
     }

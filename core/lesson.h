@@ -24,12 +24,14 @@ struct LessonError {
 
 // One stated expectation: `key = value` in a step's [step.expect] table.
 struct Expectation {
-    std::string key;     // a quantity name ("span", "verdict", ...) or "hazard"
+    std::string key;     // a quantity name ("span", "verdict", ...), "hazard", "no_hazard", "note" or "no_note"
     std::string op;      // ==, !=, <, <=, >, >=
     std::string rhs;     // a quantity name, a number or a text, as written
     bool rhs_is_quantity = false;  // rhs names a quantity (prev_NAME included); else it is a number or a text
-    // For key "hazard" and "no_hazard": the kind and where (-1 = any). A `hazard` expectation must name a
-    // place in the trace: its step, a thread of the block, a lane, or the exact set of lanes.
+    // For keys "hazard", "no_hazard", "note" and "no_note": the kind and where (-1 = any). A `hazard` or `note`
+    // expectation must name a place in the trace: its step, a thread of the block, a lane, or the exact set of
+    // lanes. A kind is looked for in the list it belongs to: a note kind (atomic-contention) among the trace's
+    // notes, whichever key names it.
     std::string hazard_kind;
     long hazard_block = -1, hazard_warp = -1, hazard_lane = -1, hazard_step = -1, hazard_thread = -1;
     std::optional<uint32_t> hazard_lanes;  // the hazard's lanes of its warp, exactly (`lanes = "8-31"`)

@@ -220,13 +220,20 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
 
     // ---- 3. one barrier (and __syncwarp) event per warp, line and group ------------------------------
     // Arrivals of one warp at one barrier become one event (thread = the warp's first lane, aux = the lanes
-    // that arrived, detail = the source line: two lines at one barrier is a divergent barrier).
+    // that arrived, detail = the source line: two lines at one barrier is a divergent barrier). Arrivals at one
+    // `__syncwarp(mask)` become one event too (aux = the mask, thread = the lowest lane that called it, a lane the
+    // mask names). A lane that calls it with a mask that leaves out its own bit keeps an event of its own (thread =
+    // that lane): the checker finds the breach there (mask-omits-own-lane).
     std::vector<uint32_t> merged_into(recs.size(), kNoEvent);
     {
         std::map<std::tuple<uint8_t, uint32_t, uint32_t, uint8_t, uint32_t, uint32_t, uint32_t>, uint32_t> first;
         for (uint32_t i = 0; i < recs.size(); ++i) {
             StudentRecord& r = recs[i];
             if (r.kind != EventKind::Barrier && r.kind != EventKind::WarpSync) continue;
+            if (r.kind == EventKind::WarpSync && !(r.aux >> (r.thread % 32u) & 1u)) {
+                r.detail = r.line;
+                continue;
+            }
             const uint32_t warp = r.thread / 32u;
             const uint32_t named = r.kind == EventKind::WarpSync ? r.aux : 0u;
             auto [it, fresh] = first.try_emplace({r.launch, r.block, warp, uint8_t(r.kind), r.group, r.line, named}, i);
@@ -234,9 +241,10 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
             if (fresh) {
                 head.detail = r.line;
                 head.aux = r.kind == EventKind::Barrier ? (1u << (r.thread % 32u)) : r.aux;
-                head.thread = uint16_t(warp * 32u);
+                head.thread = r.kind == EventKind::Barrier ? uint16_t(warp * 32u) : r.thread;
             } else {
                 if (r.kind == EventKind::Barrier) head.aux |= 1u << (r.thread % 32u);
+                else head.thread = std::min(head.thread, r.thread);
                 merged_into[i] = it->second;
             }
         }

@@ -17,7 +17,7 @@ constexpr std::array<std::string_view, kEventKindCount> kKindNames{"load", "iden
 constexpr std::array<std::string_view, kHazardKindCount> kHazardNames{"mask-names-inactive-lanes",
     "read-from-non-participating-lane", "uninitialised-tail", "wrong-identity", "shared-memory-race", "divergent-barrier",
     "order-violation", "atomic-contention", "implicit-warp-sync", "missing-threadfence", "stale-partial-read",
-    "shared-slot-never-written", "out-of-bounds-read"};
+    "shared-slot-never-written", "out-of-bounds-read", "mask-omits-own-lane"};
 
 constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "Every non-exited lane named in a `__shfl_*_sync` mask must execute that same call with the same mask "
@@ -26,7 +26,11 @@ constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "A shuffle that reads a lane which did not execute the call (never launched, exited, or skipped it) or is "
     "not named in the mask returns an undefined value; the mask does not make that read valid.",
     "A register that is never assigned holds an unspecified value; lanes without input must hold the operator's identity.",
-    "The identity e must satisfy e ⊕ a = a for every a: 0 is no identity for max over negative values or for product.",
+    "A starting value e (a thread's before or instead of its elements, or the output's before its first atomic) is "
+    "combined into the result, so it must not change it: e ⊕ r = r for the reduction r of the data the result combines. "
+    "The operator's identity never changes it; 0 as the start of a max over negative values, or of a product, does; "
+    "−FLT_MAX as the start of a max over finite values does not. A value that never reaches the result (a flag, a "
+    "counter, a ticket) is no starting value.",
     "A shared-memory load in one warp is ordered after a store in another only through `__syncthreads()` "
     "(or another barrier or fence) between them; without it the read races with the write.",
     "`__syncthreads()` is allowed in conditional code only when the condition is the same for every thread of the block.",
@@ -42,7 +46,10 @@ constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "Shared memory is not initialised at launch: a load of a slot that no thread of the block stored in this "
     "launch returns an unspecified value.",
     "A kernel may read only the elements it was given: an index outside [0, n) reads memory that is not the "
-    "input (another allocation, or a fault), so its value is undefined."};
+    "input (another allocation, or a fault), so its value is undefined.",
+    "Each thread that calls `__shfl_*_sync(mask, ...)` or `__syncwarp(mask)` must have its own bit set in the mask "
+    "(CUDA Programming Guide, warp shuffle functions and __syncwarp); a call whose mask leaves out the calling lane is "
+    "undefined."};
 
 constexpr std::array<std::string_view, 4> kScopeNames{"thread", "warp", "block", "grid"};
 
@@ -67,6 +74,7 @@ double primary(DType type, uint32_t lo_bits, uint64_t bits) {
 std::string_view to_string(EventKind k) { return kKindNames[size_t(k)]; }
 std::string_view to_string(HazardKind k) { return kHazardNames[size_t(k)]; }
 std::string_view rule_of(HazardKind k) { return kRules[size_t(k)]; }
+bool is_note(HazardKind k) { return k == HazardKind::AtomicContention; }
 std::string_view to_string(Scope s) { return kScopeNames[size_t(s)]; }
 
 bool parse_event_kind(std::string_view s, EventKind& out) {

@@ -21,7 +21,8 @@ enum class EventKind : uint8_t {
     SharedLoad,    // detail = slot; dep[0] = the store whose value was read (none when it saw no store)
     Barrier,       // __syncthreads arrival, one per warp (thread = the warp's first lane; aux = the lanes of
                    // that warp that arrive; 0, in traces written before aux was kept, means all of them)
-    WarpSync,      // __syncwarp between shared-memory levels, one per warp (aux = the lanes it names; 0 = all)
+    WarpSync,      // __syncwarp, one per warp and mask (aux = the lanes it names, 0 = all; thread = the lowest lane
+                   // that called it, so a lane whose own bit the mask leaves out has an event of its own)
     BlockPartial,  // the block's result written to global memory
     Atomic,        // value = memory after op(old, dep[1]); dep[0] = the atomic it followed; aux = position
     Ticket,        // last-block-done counter increment; aux = ticket drawn
@@ -68,14 +69,15 @@ enum class HazardKind : uint8_t {
     SharedMemoryRace,
     DivergentBarrier,
     OrderViolation,
-    AtomicContention,
+    AtomicContention,      // a cost finding (a note, see is_note): correct, but serialised
     ImplicitWarpSync,
     MissingThreadfence,    // a block partial not ordered before the ticket atomic by __threadfence()
     StalePartialRead,      // the finishing block read a block partial before its store was visible
     SharedSlotNeverWritten,  // a shared-memory load of a slot no thread of the block stored in this launch
     OutOfBoundsRead,         // a load of an element index outside the input (a student's kernel)
+    MaskOmitsOwnLane,        // a lane calls `__shfl_*_sync` or `__syncwarp` with a mask that leaves out its own bit
 };
-constexpr int kHazardKindCount = 13;
+constexpr int kHazardKindCount = 14;
 
 struct Hazard {
     HazardKind kind;
@@ -88,6 +90,9 @@ struct Hazard {
 
 std::string_view to_string(EventKind);
 std::string_view to_string(HazardKind);
+// A cost finding (atomic-contention): the program is correct, only slower than it could be. Traces list
+// these as notes, apart from the hazards; a note never makes a run fail.
+bool is_note(HazardKind);
 std::string_view rule_of(HazardKind);  // the rule of the CUDA programming model it breaks
 bool parse_event_kind(std::string_view, EventKind&);
 bool parse_hazard_kind(std::string_view, HazardKind&);
@@ -101,7 +106,8 @@ struct Trace {
     std::vector<double> inputs;     // input values as the kernel saw them (after bf16/f16 rounding)
     std::vector<Event> events;
     std::vector<EventTime> times;   // empty, or one per event
-    std::vector<Hazard> hazards;
+    std::vector<Hazard> hazards;    // findings that break a rule of the CUDA programming model
+    std::vector<Hazard> notes;      // cost findings (is_note): correct code, worth knowing, never a failure
     uint32_t result_event = kNoEvent;
     uint64_t result_value = 0;      // packed; equals events[result_event].value
     uint8_t result_flags = 0;

@@ -185,16 +185,18 @@ template <class J> Schedule parse_schedule(const J& j) {
 
 }  // namespace
 
-// The hazards as the trace format lists them (also `rlab check --format json`).
-static json hazards_json(const Trace& t) {
+// Hazards or notes as the trace format lists them (also `rlab check --format json`).
+static json findings_json(const std::vector<Hazard>& findings) {
     json hz = json::array();
-    for (const Hazard& h : t.hazards)
+    for (const Hazard& h : findings)
         hz.push_back({{"kind", to_string(h.kind)}, {"event", h.event}, {"block", h.block}, {"warp", h.warp},
                       {"lanes", hex32(h.lanes)}, {"what", h.what}, {"rule", rule_of(h.kind)}});
     return hz;
 }
 
-void write_hazards_json(std::ostream& out, const Trace& t) { out << json{{"hazards", hazards_json(t)}}.dump(1) << "\n"; }
+void write_hazards_json(std::ostream& out, const Trace& t) {
+    out << json{{"hazards", findings_json(t.hazards)}, {"notes", findings_json(t.notes)}}.dump(1) << "\n";
+}
 
 void write_trace_json(std::ostream& out, const Trace& t) {
     if (first_forward_operand(t) != kNoEvent) {  // a file's operands point earlier, or the reader refuses it
@@ -240,7 +242,8 @@ void write_trace_json(std::ostream& out, const Trace& t) {
     an["serial_depth"] = a.serial_depth;
     an["tree_depth"] = a.tree_depth;
     head["analysis"] = an;
-    head["hazards"] = hazards_json(t);
+    head["hazards"] = findings_json(t.hazards);
+    head["notes"] = findings_json(t.notes);
 
     // Events are streamed one per line so that large traces need no document tree in memory.
     std::string text = head.dump(1);
@@ -420,12 +423,13 @@ void check_geometry(const Trace& t) {
         if (t.scope_start[k] > t.step_count) fail("\"scope_start\" names a step past \"step_count\"");
     if (t.inputs.size() > s.n)
         fail("\"inputs\" lists " + std::to_string(t.inputs.size()) + " values for a schedule of n = " + std::to_string(s.n));
-    for (size_t i = 0; i < t.hazards.size(); ++i) {
-        const Hazard& h = t.hazards[i];
-        if (h.block > t.grid || h.warp >= (threads + 31) / 32)
-            fail("hazard " + std::to_string(i) + " names block " + std::to_string(h.block) + " warp " + std::to_string(h.warp) +
-                 ", outside the launch");
-    }
+    for (const auto* list : {&t.hazards, &t.notes})
+        for (size_t i = 0; i < list->size(); ++i) {
+            const Hazard& h = (*list)[i];
+            if (h.block > t.grid || h.warp >= (threads + 31) / 32)
+                fail(std::string(list == &t.notes ? "note " : "hazard ") + std::to_string(i) + " names block " +
+                     std::to_string(h.block) + " warp " + std::to_string(h.warp) + ", outside the launch");
+        }
 }
 
 Trace read_trace_json_document(std::istream& in) {
@@ -479,22 +483,27 @@ Trace read_trace_json_document(std::istream& in) {
     t.reference_value = parse_hex(need(result, "reference_bits", "\"result\""), "\"result\" \"reference_bits\"");
     t.reference_exact = need_number(result, "reference", "\"result\"");
     t.abs_sum = need_number(result, "abs_sum", "\"result\"");
-    const dom& hz = need(head, "hazards", "the document");
-    if (!hz.is_array()) fail("\"hazards\" must be a list");
-    for (size_t i = 0; i < hz.size(); ++i) {
-        const dom& h = hz[i];
-        const std::string where = "hazard " + std::to_string(i);
-        if (!h.is_object()) fail(where + " must be an object");
-        Hazard out{};
-        const dom& kind = need(h, "kind", where);
-        if (!kind.is_string() || !parse_hazard_kind(kind.get<std::string>(), out.kind)) fail(where + " has an unknown kind " + one_line(kind.dump()));
-        out.event = need_uint<uint32_t>(h, "event", where, t.events.empty() ? 0 : t.events.size() - 1);
-        out.block = need_uint<uint32_t>(h, "block", where, 0xffffffffu);
-        out.warp = need_uint<uint32_t>(h, "warp", where, 31);
-        out.lanes = uint32_t(parse_hex(need(h, "lanes", where), where + " \"lanes\""));
-        out.what = need_string(h, "what", where);
-        t.hazards.push_back(std::move(out));
-    }
+    // "notes" (cost findings) is optional: traces written before notes were kept list them among the hazards,
+    // and a note read there moves to the notes.
+    auto read_findings = [&](const dom& list, const char* name, const char* one) {
+        if (!list.is_array()) fail(std::string("\"") + name + "\" must be a list");
+        for (size_t i = 0; i < list.size(); ++i) {
+            const dom& h = list[i];
+            const std::string where = one + std::string(" ") + std::to_string(i);
+            if (!h.is_object()) fail(where + " must be an object");
+            Hazard out{};
+            const dom& kind = need(h, "kind", where);
+            if (!kind.is_string() || !parse_hazard_kind(kind.get<std::string>(), out.kind)) fail(where + " has an unknown kind " + one_line(kind.dump()));
+            out.event = need_uint<uint32_t>(h, "event", where, t.events.empty() ? 0 : t.events.size() - 1);
+            out.block = need_uint<uint32_t>(h, "block", where, 0xffffffffu);
+            out.warp = need_uint<uint32_t>(h, "warp", where, 31);
+            out.lanes = uint32_t(parse_hex(need(h, "lanes", where), where + " \"lanes\""));
+            out.what = need_string(h, "what", where);
+            (is_note(out.kind) ? t.notes : t.hazards).push_back(std::move(out));
+        }
+    };
+    read_findings(need(head, "hazards", "the document"), "hazards", "hazard");
+    if (head.contains("notes")) read_findings(head["notes"], "notes", "note");
     check_geometry(t);  // operands were checked to point earlier as each event was read: no cycles
     return t;
 }

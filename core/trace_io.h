@@ -18,7 +18,7 @@ void write_trace_json(std::ostream& out, const Trace& t);
 Trace read_trace_json(std::istream& in);
 // A trace file: a regular file within the size limit, then read_trace_json.
 Trace read_trace_file(const std::string& path);
-// {"hazards": [...]}: the trace's hazards as the trace format lists them.
+// {"hazards": [...], "notes": [...]}: the trace's hazards and notes (cost findings) as the trace format lists them.
 void write_hazards_json(std::ostream& out, const Trace& t);
 // Chrome Trace Event Format: a track per warp (pid block, tid warp), flow arrows for shuffles.
 void write_chrome_trace(std::ostream& out, const Trace& t);

@@ -6,6 +6,7 @@ namespace rl::testing {
 
 inline Trace stripped(Trace t) {
     t.hazards.clear();
+    t.notes.clear();
     t.schedule.bugs = 0;
     for (Event& e : t.events) e.flags &= uint8_t(~kHazard);
     return t;

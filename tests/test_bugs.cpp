@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -45,8 +46,8 @@ std::string show(const std::vector<Found>& v) {
     return out.str();
 }
 
-// The checker's findings on the stripped trace equal the expected list, and the emulator's attached
-// hazards are exactly those.
+// The checker's findings on the stripped trace equal the expected list (a note kind among the notes, every
+// other kind among the hazards), and the emulator's attached hazards and notes are exactly those.
 void expect_exactly(const Trace& t, const std::vector<Expected>& expected) {
     std::vector<Found> want;
     for (const Expected& x : expected) {
@@ -57,17 +58,27 @@ void expect_exactly(const Trace& t, const std::vector<Expected>& expected) {
         want.push_back({x.kind, ev, x.block, x.warp, x.lanes});
     }
     std::vector<Found> got;
-    for (const Hazard& h : check_trace(stripped(t))) got.push_back({h.kind, h.event, h.block, h.warp, h.lanes});
+    const Findings f = check_findings(stripped(t));
+    for (const Hazard& h : f.hazards) {
+        CHECK_FALSE(is_note(h.kind));
+        got.push_back({h.kind, h.event, h.block, h.warp, h.lanes});
+    }
+    for (const Hazard& h : f.notes) {
+        CHECK(is_note(h.kind));
+        got.push_back({h.kind, h.event, h.block, h.warp, h.lanes});
+    }
     std::sort(want.begin(), want.end());
     std::sort(got.begin(), got.end());
     INFO("expected:\n" << show(want) << "found:\n" << show(got));
     CHECK(got == want);
     std::vector<Found> shown;
-    for (const Hazard& h : t.hazards) shown.push_back({h.kind, h.event, h.block, h.warp, h.lanes});
+    for (const auto* list : {&t.hazards, &t.notes})
+        for (const Hazard& h : *list) shown.push_back({h.kind, h.event, h.block, h.warp, h.lanes});
     std::sort(shown.begin(), shown.end());
     CHECK(shown == got);
-    // kHazard marks exactly the events of the findings (a grouped hazard flags each lane's event).
+    // kHazard marks exactly the events of the hazards (a grouped hazard flags each lane's event); a note marks none.
     for (const Hazard& h : t.hazards) CHECK((t.events[h.event].flags & kHazard) != 0);
+    for (const Hazard& h : t.notes) CHECK((t.events[h.event].flags & kHazard) == 0);
 }
 
 struct Case {
@@ -87,6 +98,7 @@ Case run(Schedule s, Bug bug) {
     // With the bug off, the rules find nothing, and the result is right.
     CHECK(check_trace(stripped(c.off)).empty());
     CHECK(c.off.hazards.empty());
+    CHECK(c.off.notes.empty());
     CHECK((c.a_off.verdict == Verdict::Exact || c.a_off.verdict == Verdict::WithinBound));
     return c;
 }
@@ -129,8 +141,9 @@ TEST_CASE("bug full-mask-partial-warp: lanes never launched are no mask violatio
         if (h.kind == HazardKind::MaskNamesInactiveLanes) CHECK(h.what.find("exist but do not execute") != std::string::npos);
         if (h.kind == HazardKind::ReadFromNonParticipatingLane && h.warp == 1)
             CHECK(h.what.find("never launched") != std::string::npos);
-        if (h.kind == HazardKind::ReadFromNonParticipatingLane && h.warp == 0)
-            CHECK(h.what.find("exist but did not execute") != std::string::npos);
+        if (h.kind == HazardKind::ReadFromNonParticipatingLane && h.warp == 0)  // lanes 16-17 ... 2-3, but lane 2 alone
+            CHECK(h.what.find(std::popcount(h.lanes) == 1 ? "lane 2, which exists but did not execute"
+                                                          : "exist but did not execute") != std::string::npos);
     }
     CHECK(c.a_on.verdict == Verdict::Undefined);
 }
@@ -274,6 +287,48 @@ TEST_CASE("bug wrong-identity: an output that starts at 0 is found at the first 
     CHECK(c.a_on.result == 0.0);
 }
 
+TEST_CASE("bug wrong-identity: a start of 0 that never changes the result is no finding") {
+    // The rule: a start e is wrong only when e ⊕ r != r for r, the reduction of the data the result combines.
+    SUBCASE("max over 1..30 (iota): lanes 30-31 start from 0, max(0, 30) = 30") {
+        Schedule s = with(30, 32);
+        s.op = Op::Max;
+        s.input.kind = InputKind::Iota;
+        Case c = run(s, Bug::WrongIdentity);
+        expect_exactly(c.on, {});
+        CHECK(c.a_on.result == 30.0);
+        CHECK(c.a_on.verdict == Verdict::Exact);
+    }
+    SUBCASE("prod over data holding a 0: lanes 5-7 start from 0, and 0 * 0 = 0") {
+        Schedule s = with(5, 8);
+        s.op = Op::Prod;
+        s.input.kind = InputKind::Values;
+        s.input.values = {1, 2, 0, 4, 5};
+        Case c = run(s, Bug::WrongIdentity);
+        expect_exactly(c.on, {});
+        CHECK(c.a_on.result == 0.0);
+        CHECK(c.a_on.verdict == Verdict::Exact);
+    }
+    SUBCASE("an atomic output that starts at 0 for max over -1..-32 and 1..32") {
+        // Two blocks of 32, one atomic each (block 0 first): block 0's partial is -1, and its atomic turns it into
+        // max(0, -1) = 0, so the start shows; but r = 32 and max(0, 32) = 32 = max(-1, 32): it changes nothing.
+        Schedule s = with(64, 32);
+        s.op = Op::Max;
+        s.grid_stage = GridStage::AtomicBlock;
+        s.input.kind = InputKind::Values;
+        for (int i = 0; i < 64; ++i) s.input.values.push_back(i < 32 ? -1.0 - i : double(i - 31));
+        Case c = run(s, Bug::WrongIdentity);
+        uint32_t first = kNoEvent;
+        for (uint32_t i = 0; i < c.on.events.size(); ++i)
+            if (c.on.events[i].kind == EventKind::Atomic && c.on.events[i].dep[0] == kNoEvent) first = i;
+        REQUIRE(first != kNoEvent);
+        CHECK(c.on.events[first].block == 0);
+        CHECK(unpack_value<float>(c.on.events[first].value) == 0.0f);  // the start shows in the first atomic
+        expect_exactly(c.on, {});
+        CHECK(c.a_on.result == 32.0);
+        CHECK(c.a_on.verdict == Verdict::Exact);
+    }
+}
+
 TEST_CASE("bug missing-barrier: warp 0 runs ahead and reads the partials before warps 1-3 store them") {
     SUBCASE("warp partials: lanes 1-3 load the slots of warps 1-3") {
         Case c = run(with(128, 128), Bug::MissingBarrier);
@@ -349,7 +404,10 @@ TEST_CASE("bug descending-order: shfl_down with offsets 16..1 merges lane 0 with
 }
 
 TEST_CASE("bug atomic-per-element: correct, but one atomic per element to one address") {
+    // A cost finding: a note at the head of the chain, and no hazard (the result is right).
     Case c = run(with(1000, 128), Bug::AtomicPerElement);
+    CHECK(c.on.hazards.empty());
+    CHECK(check_trace(stripped(c.on)).empty());
     expect_exactly(c.on, {{HazardKind::AtomicContention, 0, 0, 1u, [](const Event& e) {
                                return e.kind == EventKind::Atomic && e.dep[0] == kNoEvent;
                            }}});

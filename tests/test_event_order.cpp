@@ -1,5 +1,5 @@
 // tests/test_event_order.cpp — renumbering events so that every operand points earlier: operands, times,
-// lines, hazards and the result follow their events; each thread keeps its program order; cycles are refused.
+// lines, hazards, notes and the result follow their events; each thread keeps its program order; cycles are refused.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -35,6 +35,7 @@ Trace two_lanes() {
         t.lines.push_back(uint16_t(10 + i));
     }
     t.hazards.push_back(Hazard{HazardKind::ReadFromNonParticipatingLane, 1, 0, 0, 1, "at the shuffle of lane 0"});
+    t.notes.push_back(Hazard{HazardKind::AtomicContention, 4, 0, 0, 2, "a note at the shuffle of lane 1"});
     t.result_event = 5;
     return t;
 }
@@ -67,6 +68,7 @@ TEST_CASE("event order: a forward operand is renumbered, and everything that ind
         CHECK(t.lines[i] == 10 + old);
     }
     CHECK(t.hazards[0].event == new_index_of(t, 1));
+    CHECK(t.notes[0].event == new_index_of(t, 4));
     CHECK(t.result_event == new_index_of(t, 5));
     // the preferred order (step, block, thread), the finishing stage last
     const std::vector<uint64_t> olds = {0, 3, 1, 4, 2, 5};

@@ -179,8 +179,10 @@ TEST_CASE("GPU corpus: the checker finds by rule what each bug must show, and no
         const std::string bug = bug_of(recorded.schedule);
         // the checker sees the events alone: no bug names, no hazards from the file
         const Trace t = testing::stripped(recorded);
-        std::set<std::string> found;
-        for (const Hazard& h : check_trace(t)) found.insert(std::string(to_string(h.kind)));
+        const Findings findings = check_findings(t);
+        std::set<std::string> found;  // hazards and notes (the cost finding) by kind
+        for (const auto* list : {&findings.hazards, &findings.notes})
+            for (const Hazard& h : *list) found.insert(std::string(to_string(h.kind)));
         Expect want{{}, {}, true};
         if (!bug.empty()) {
             REQUIRE_MESSAGE(expectations().count(bug) == 1, "no expectation for " << bug);
@@ -192,7 +194,7 @@ TEST_CASE("GPU corpus: the checker finds by rule what each bug must show, and no
             if (bug == "full-mask-partial-warp" && s.block > 32 && shuffle && s.block_stage == BlockStage::WarpPartials)
                 want.must.insert("mask-names-inactive-lanes");
         } else if (t.schedule.effective_grid_stage() == GridStage::AtomicElement) {
-            want.must = {"atomic-contention"};  // a cost finding: one chain of n atomics on one address
+            want.must = {"atomic-contention"};  // a cost finding (a note): one chain of n atomics on one address
         }
         std::string found_text;
         for (const std::string& k : found) found_text += k + " ";
@@ -206,7 +208,8 @@ TEST_CASE("GPU corpus: the checker finds by rule what each bug must show, and no
         for (const std::string& k : want.must) {
             HazardKind kind{};
             REQUIRE(parse_hazard_kind(k, kind));
-            CHECK(test::hazard_places(t, check_trace(t), kind) == test::hazard_places(emu, kind));
+            CHECK(test::hazard_places(t, is_note(kind) ? findings.notes : findings.hazards, kind) ==
+                  test::hazard_places(emu, is_note(kind) ? emu.notes : emu.hazards, kind));
         }
         ++checked;
     }

@@ -2,7 +2,10 @@
 // The records are written here by hand, as a recorder following core/student_record.h would write them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
+#include <tuple>
+#include <vector>
 
 #include "core/error.h"
 #include "core/input.h"
@@ -162,6 +165,38 @@ TEST_CASE("student trace: one barrier reached at two source lines is a divergent
     CHECK_FALSE(has(u, HazardKind::DivergentBarrier));
 }
 
+TEST_CASE("student trace: __syncwarp arrivals are one event per mask at the lowest caller; a lane outside its mask keeps its own") {
+    // 32 threads load; then lanes 0 and 5 call `__syncwarp(0x1)` (line 9) and lanes 16-17 `__syncwarp(0x30000)`
+    // (line 11). Lane 5's mask leaves out its own bit (the Guide: each calling thread must have its own bit set):
+    // its arrival stays an event of its own, at thread 5. Lane 0's is one event at thread 0; lanes 16-17 are one
+    // event at thread 16, the lowest lane that called it, which the mask names (at the warp's first lane, 0, the
+    // legal 0x30000 would read as a mask without its caller). The checker finds one hazard: mask-omits-own-lane at
+    // thread 5's event, lane 5 of warp 0.
+    Recorder r;
+    std::vector<uint32_t> v(32);
+    for (uint32_t l = 0; l < 32; ++l) v[l] = r.load(0, l, l, float(l + 1));
+    for (uint32_t l : {0u, 5u}) r.simple(EventKind::WarpSync, 0, l, kNoEvent, 0x1u, 9);
+    for (uint32_t l : {16u, 17u}) r.simple(EventKind::WarpSync, 0, l, kNoEvent, 0x30000u, 11);
+    r.simple(EventKind::BlockPartial, 0, 0, v[0], 0);
+    const Trace t = trace_from_student_records(run_of(32, 32, 1, 1.0f), r.recs, make_input(run_of(32, 32, 1, 1).schedule));
+    check_operands_first(t);
+    std::vector<std::tuple<uint16_t, uint32_t, uint16_t>> syncs;  // thread, mask, line
+    uint32_t outside = kNoEvent;
+    for (uint32_t i = 0; i < t.events.size(); ++i) {
+        const Event& e = t.events[i];
+        if (e.kind != EventKind::WarpSync) continue;
+        syncs.emplace_back(e.thread, e.aux, e.detail);
+        if (e.thread == 5) outside = i;
+    }
+    std::sort(syncs.begin(), syncs.end());
+    CHECK(syncs == std::vector<std::tuple<uint16_t, uint32_t, uint16_t>>{{0, 0x1u, 9}, {5, 0x1u, 9}, {16, 0x30000u, 11}});
+    REQUIRE(t.hazards.size() == 1);
+    CHECK(t.hazards[0].kind == HazardKind::MaskOmitsOwnLane);
+    CHECK(t.hazards[0].event == outside);
+    CHECK(t.hazards[0].warp == 0);
+    CHECK(t.hazards[0].lanes == 1u << 5);
+}
+
 TEST_CASE("student trace: a load past the input is an out-of-bounds read") {
     Recorder r;
     const uint32_t a = r.load(0, 0, 0, 1.0f), b = r.load(0, 0, 40, 0.0f, kUndefined);
@@ -213,8 +248,9 @@ TEST_CASE("student trace: atomics are chained in the memory system's order and s
     CHECK(t.events[last.dep[0]].block == 0);
     CHECK(t.events[last.dep[0]].step > last.step);  // the chain runs against the steps
     CHECK(unpack_value<float>(t.result_value) == 3.0f);
-    REQUIRE(t.hazards.size() == 1);  // one atomic per element: the cost finding, nothing else
-    CHECK(t.hazards[0].kind == HazardKind::AtomicContention);
+    CHECK(t.hazards.empty());        // one atomic per element: the cost finding, a note, and no hazard
+    REQUIRE(t.notes.size() == 1);
+    CHECK(t.notes[0].kind == HazardKind::AtomicContention);
     (void)i0, (void)i1;
 }
 

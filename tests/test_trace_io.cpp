@@ -24,6 +24,7 @@ TEST_CASE("JSON round trip is exact: events bit for bit, hazards, result and ref
         Trace r = read_trace_json(io);
         CHECK(test::identical_events(t, r));
         CHECK(r.hazards.size() == t.hazards.size());
+        CHECK(r.notes.size() == t.notes.size());
         CHECK(r.result_value == t.result_value);
         CHECK(r.result_event == t.result_event);
         CHECK(r.reference_value == t.reference_value);
@@ -46,6 +47,7 @@ TEST_CASE("JSON carries the contract's fields") {
     CHECK(j["analysis"]["serial_depth"] == 7);
     CHECK(j["analysis"]["tree_depth"] == 3);
     CHECK(j["hazards"].empty());
+    CHECK(j["notes"].empty());
     const auto& e = j["events"][0];
     for (const char* key : {"kind", "step", "block", "warp", "lane", "value", "flags", "deps"}) CHECK(e.contains(key));
     int shuffles = 0;
@@ -57,6 +59,52 @@ TEST_CASE("JSON carries the contract's fields") {
             CHECK(ev["mask"] == "0x000000ff");
         }
     CHECK(shuffles == 24);  // 8 lanes execute each of the 3 shuffles, each records its own
+}
+
+TEST_CASE("JSON: notes are written beside the hazards, and an old trace's atomic-contention hazard loads as a note") {
+    // One atomic per element over 40 elements: a chain of 40 atomics as long as the input, the cost note, and no
+    // hazard. The file lists it under "notes", with the same fields as a hazard, and "hazards" stays (empty).
+    Schedule s;
+    s.n = 40;
+    s.block = 32;
+    s.bugs = uint16_t(Bug::AtomicPerElement);
+    const Trace t = emulate(s);
+    REQUIRE(t.hazards.empty());
+    REQUIRE(t.notes.size() == 1);
+    std::stringstream io;
+    write_trace_json(io, t);
+    auto j = nlohmann::json::parse(io.str());
+    CHECK(j["hazards"].empty());
+    REQUIRE(j["notes"].size() == 1);
+    CHECK(j["notes"][0]["kind"] == "atomic-contention");
+    CHECK(j["notes"][0]["event"] == t.notes[0].event);
+    CHECK(j["notes"][0]["lanes"] == "0x00000001");
+    CHECK(j["notes"][0]["what"] == t.notes[0].what);
+    CHECK(j["notes"][0]["rule"] == std::string(rule_of(HazardKind::AtomicContention)));
+    std::stringstream back(io.str());
+    const Trace r = read_trace_json(back);
+    CHECK(r.hazards.empty());
+    REQUIRE(r.notes.size() == 1);
+    CHECK(r.notes[0].kind == HazardKind::AtomicContention);
+    CHECK(r.notes[0].event == t.notes[0].event);
+    // A trace written before notes were kept: no "notes", the contention under "hazards". It loads, as a note.
+    j["hazards"] = j["notes"];
+    j.erase("notes");
+    std::stringstream old(j.dump());
+    const Trace o = read_trace_json(old);
+    CHECK(o.hazards.empty());
+    REQUIRE(o.notes.size() == 1);
+    CHECK(o.notes[0].kind == HazardKind::AtomicContention);
+    CHECK(o.notes[0].what == t.notes[0].what);
+    // A hazard kind under "notes" stays a hazard: each finding goes to the list its kind belongs to.
+    j["notes"] = nlohmann::json::array({j["hazards"][0]});
+    j["notes"][0]["kind"] = "shared-memory-race";
+    j["hazards"] = nlohmann::json::array();
+    std::stringstream moved(j.dump());
+    const Trace m = read_trace_json(moved);
+    CHECK(m.notes.empty());
+    REQUIRE(m.hazards.size() == 1);
+    CHECK(m.hazards[0].kind == HazardKind::SharedMemoryRace);
 }
 
 TEST_CASE("malformed traces give a one-line error, never a crash") {

@@ -132,17 +132,14 @@ void print_depth_table(std::ostream& out, const Trace& t, const Analysis& a) {
     out << "(depth: the longest chain of combines in the trace's own dependencies; " << a.events << " events)\n";
 }
 
-void print_hazards(std::ostream& out, const Trace& t) {
-    if (t.hazards.empty()) {
-        out << "\nno hazards\n";
-        return;
-    }
-    out << "\n" << t.hazards.size() << " hazard(s):\n";
+namespace {
+// One finding a line, its rule once per kind; at most 20 lines of each list.
+void print_findings(std::ostream& out, const Trace& t, const std::vector<Hazard>& findings) {
     std::set<HazardKind> explained;
     size_t shown = 0;
-    for (const Hazard& h : t.hazards) {
+    for (const Hazard& h : findings) {
         if (++shown > 20) {
-            out << "  ... and " << (t.hazards.size() - 20) << " more (rlab trace --format json lists all)\n";
+            out << "  ... and " << (findings.size() - 20) << " more (rlab trace --format json lists all)\n";
             break;
         }
         char lanes[16];
@@ -150,6 +147,21 @@ void print_hazards(std::ostream& out, const Trace& t) {
         out << "  [" << to_string(h.kind) << "] block " << h.block << " warp " << h.warp << " lanes 0x" << lanes
             << " (event " << h.event << ", step " << t.events[h.event].step << "): " << h.what << "\n";
         if (explained.insert(h.kind).second) out << "      rule: " << rule_of(h.kind) << "\n";
+    }
+}
+}  // namespace
+
+void print_hazards(std::ostream& out, const Trace& t) {
+    if (t.hazards.empty()) {
+        out << "\nno hazards\n";
+    } else {
+        out << "\n" << t.hazards.size() << " hazard(s):\n";
+        print_findings(out, t, t.hazards);
+    }
+    // Cost findings: the code is correct; they never change the exit code.
+    if (!t.notes.empty()) {
+        out << "\n" << t.notes.size() << " note(s), about cost (correct code, not a hazard):\n";
+        print_findings(out, t, t.notes);
     }
 }
 

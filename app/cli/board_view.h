@@ -12,7 +12,7 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns = 16, u
 void print_result(std::ostream& out, const Trace& t, const Analysis& a);
 // Serial chain, ideal tree and this schedule: combines and depth, per scope.
 void print_depth_table(std::ostream& out, const Trace& t, const Analysis& a);
-// Hazards in plain language with the rule each breaks.
+// Hazards in plain language with the rule each breaks, then the notes (cost findings) apart.
 void print_hazards(std::ostream& out, const Trace& t);
 
 }  // namespace rl::cli

@@ -22,12 +22,12 @@
 namespace rl::cli {
 
 CLI::App* add_check_command(CLI::App& app, CheckArgs& a) {
-    auto* c = app.add_subcommand("check", "list hazards in plain language; exit 1 when there are any");
+    auto* c = app.add_subcommand("check", "list hazards in plain language; exit 1 when there are any (notes about cost never change the exit code)");
     add_run_options(*c, a.run, true);
     c->add_option("--runs", a.runs, "run K times and count the wrong results (races show on a GPU)");
     c->add_option("--trace", a.trace_file,
                   "check a saved trace (rlab trace --format json) by the rules alone: its own hazards and bug names are ignored");
-    c->add_option("--format", a.format, "text, or json ({\"hazards\": [...]} as in the trace format)")->capture_default_str();
+    c->add_option("--format", a.format, "text, or json ({\"hazards\": [...], \"notes\": [...]} as in the trace format)")->capture_default_str();
     c->add_option("file", a.kernel.file, "a student's kernel (.cu with one RL_KERNEL): run and check it with --n --block --grid "
                                          "--input --seed --op");
     add_time_limit_option(*c, a.kernel);

@@ -23,7 +23,8 @@ int run_import(const std::string& file) {
     Trace t = read_trace_file(file);
     Analysis an = analyze(t);
     std::cout << file << ": valid trace, version " << kTraceJsonVersion << ", " << t.events.size() << " events, "
-              << t.hazards.size() << " hazard(s)" << (t.times.empty() ? "" : ", with GPU timestamps") << "\n";
+              << t.hazards.size() << " hazard(s)" << (t.notes.empty() ? "" : ", " + std::to_string(t.notes.size()) + " note(s)")
+              << (t.times.empty() ? "" : ", with GPU timestamps") << "\n";
     print_header(std::cout, t);
     print_result(std::cout, t, an);
     print_depth_table(std::cout, t, an);

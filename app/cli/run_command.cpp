@@ -16,7 +16,7 @@ namespace rl::cli {
 
 CLI::App* add_run_command(CLI::App& app, KernelRunArgs& a) {
     auto* c = app.add_subcommand("run", "run a student's kernel (a .cu file with one RL_KERNEL): its trace, result, depth and hazards; "
-                                        "exit 1 on hazards or a wrong result, 2 on bad input or a compile error");
+                                        "exit 1 on hazards or a wrong result (notes about cost never), 2 on bad input or a compile error");
     c->add_option("file", a.kernel.file, "the kernel file (#include <rlab/kernel.h>, one RL_KERNEL function)")->required();
     lab::add_size_options(*c, a.kernel.sizes);
     c->add_option("--backend", a.kernel.backend, "auto|cpu|cuda (auto: the GPU when one is usable)")->capture_default_str();

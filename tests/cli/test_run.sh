@@ -33,8 +33,27 @@ contains out "result    8.5" "sum of the values"
 expect 0 "check FILE.cu, clean" -- "$RLAB" check "$tmp/good.cu" --n 100 --block 64 --backend cpu
 contains out "no hazards" "check kernel clean"
 expect 0 "check FILE.cu --format json" -- "$RLAB" check "$tmp/good.cu" --n 100 --block 64 --backend cpu --format json
-python3 -c "import json; assert json.load(open('$tmp/out')) == {'hazards': []}" \
+python3 -c "import json; assert json.load(open('$tmp/out')) == {'hazards': [], 'notes': []}" \
     || { echo "FAIL: check json of a clean kernel"; fails=$((fails + 1)); }
+
+# One atomicAdd per element to out[0]: correct, but serialised. A note about cost, apart from the hazards: it is
+# shown (board, JSON "notes") and never changes the exit code.
+cat >"$tmp/atomics.cu" <<'CU'
+#include <rlab/kernel.h>
+
+RL_KERNEL void per_element(rl::In<float> in, rl::Out<float> out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&out[0], in[i]);
+}
+CU
+expect 0 "run: an atomic per element is a note, not a failure" -- "$RLAB" run "$tmp/atomics.cu" --n 100 --block 64 --backend cpu
+contains out "^no hazards" "run: no hazard beside the note"
+contains out "^1 note(s), about cost (correct code, not a hazard):" "run: the note listed apart"
+contains out "\[atomic-contention\]" "run: the note's kind"
+expect 0 "check FILE.cu: the note exits 0" -- "$RLAB" check "$tmp/atomics.cu" --n 100 --block 64 --backend cpu --format json
+python3 -c "import json,sys; d=json.load(open('$tmp/out'))
+sys.exit(0 if d['hazards']==[] and [n['kind'] for n in d['notes']]==['atomic-contention'] else 1)" \
+    || { echo "FAIL: check json of per-element atomics: one note, no hazard"; fails=$((fails + 1)); }
 
 # A kernel with a bug: the uninitialised tail (exit 1 from run and check, the hazard named).
 sed 's/auto v = i < n ? in\[i\] : rl::identity<float>();/rl::Value<float> v;\n    if (i < n) v = in[i];/' "$tmp/good.cu" >"$tmp/tail.cu"

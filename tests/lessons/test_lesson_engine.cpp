@@ -134,3 +134,34 @@ TEST_CASE("lesson engine: at step K accepts the trace's last step and refuses th
     REQUIRE(past.problems.size() == 1);
     CHECK(past.problems[0] == "'at = \"step " + std::to_string(steps) + "\"': the trace has steps 0 to " + std::to_string(last));
 }
+
+TEST_CASE("lesson engine: a note (atomic-contention) is no hazard; note and hazard expectations find it among the notes") {
+    // n = 64 in blocks of 32 with one atomic per element: a chain of 64 atomics on one address, as long as the input.
+    // Correct (the sum is exact), only serialised: one note at the chain's head, the first atomic the emulator emits
+    // (block 0, thread 0, step 0), and no hazard.
+    const std::string schedule = "n = 64\nblock = 32\nbug = \"atomic-per-element\"";
+    CHECK(only_result(schedule, "end", "hazards = 0").ok);
+    CHECK(only_result(schedule, "end", "notes = 1").ok);
+    CHECK(only_result(schedule, "end", "note_kinds = \"atomic-contention\"").ok);
+    CHECK(only_result(schedule, "end", "hazard_kinds = \"none\"").ok);
+    const ExpectationResult note = only_result(schedule, "end", "note = { kind = \"atomic-contention\", step = 0, block = 0, thread = 0 }");
+    CHECK(note.ok);
+    CHECK(note.message == "an atomic-contention step 0 block 0 thread 0 note is reported");
+    // Written as a hazard expectation (lessons before notes were kept apart), it is still looked for among the notes.
+    CHECK(only_result(schedule, "end", "hazard = { kind = \"atomic-contention\", step = 0 }").ok);
+    CHECK_FALSE(only_result(schedule, "end", "no_note = \"atomic-contention\"").ok);
+    // The lesson's anchor finds it too, as a note or as before.
+    CHECK(only_result(schedule, "note atomic-contention", "step = 0").ok);
+    CHECK(only_result(schedule, "hazard atomic-contention", "step = 0").ok);
+    // Atomics per block (2 for 64 elements): no chain as long as the input, no note.
+    CHECK(only_result("n = 64\nblock = 32\ngrid-stage = \"atomic-block\"", "end", "no_note = \"atomic-contention\"").ok);
+}
+
+TEST_CASE("lesson engine: a note expectation names a note kind") {
+    std::vector<LessonError> errs;
+    parse_lesson("title = \"t\"\n[schedule]\nn = 8\n[[step]]\ntext = \"x\"\n[step.expect]\nnote = { kind = \"shared-memory-race\", step = 1 }\n",
+                 "engine", "engine.toml", errs);
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0].line == 7);
+    CHECK(errs[0].what == "unknown note kind 'shared-memory-race'; expected one of atomic-contention");
+}

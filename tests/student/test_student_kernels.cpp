@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 
+#include "core/emulator.h"
 #include "core/error.h"
 #include "core/input.h"
 #include "core/ops.h"
@@ -181,6 +182,45 @@ TEST_CASE("student kernel: last-block finish (max, Counter, __threadfence, readi
         const KernelOutcome o = run("last_block.cu", z.n, z.block, 0, 30, InputKind::Normal);
         check_exact<float>(o, "last_block.cu", true);
         if (o.ok) CHECK(o.trace.schedule.op == Op::Max);  // taken from the kernel's combines
+    }
+}
+
+// Constants the kernel made (identity fills that are not flagged undefined) whose bits are not the identity of the
+// run's operator.
+size_t non_identity_constants(const Trace& t) {
+    const uint64_t identity = identity_bits(t.schedule);
+    size_t count = 0;
+    for (const Event& e : t.events)
+        count += e.kind == EventKind::IdentityFill && !(e.flags & kUndefined) && e.value != identity;
+    return count;
+}
+
+TEST_CASE("student kernel: a max started from -FLT_MAX is no wrong identity: it never changes the result") {
+    // Every lane starts from -3.40282347e+38 and maxes in its element (lanes past n keep the start). -FLT_MAX is
+    // not the identity of max (-inf), but max(-FLT_MAX, x) = x for every finite x, and r, the max of the (finite,
+    // normal) inputs, is above it: max(-FLT_MAX, r) = r. The start reaches the result and changes nothing: the
+    // checker finds no hazard, and the result is the max of the inputs.
+    for (const Size z : {Size{20, 32}, Size{200, 32}, Size{32, 32}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("max_from_lowest.cu", z.n, z.block, 0, 30, InputKind::Normal);
+        check_exact<float>(o, "max_from_lowest.cu", true);
+        if (!o.ok) continue;
+        CHECK(o.trace.schedule.op == Op::Max);
+        CHECK(non_identity_constants(o.trace) >= z.block);  // every thread of every launch made the start
+    }
+}
+
+TEST_CASE("student kernel: a flag broadcast through shared memory after a ticket is no starting value") {
+    // Thread 0 of each block draws a ticket and stores 1 (the last block) or 0 (the others) to shared memory; every
+    // thread reads it back with static_cast, a read that records no operand. Neither constant is the identity of
+    // max (-inf), and neither reaches the result: the result's cone holds the loads, the tree's combines, the
+    // partials and the last block's maxes, not the flag. No wrong-identity hazard; the result is the max.
+    for (const Size z : {Size{300, 64}, Size{50, 64}, Size{256, 32}}) {
+        CAPTURE(z);
+        const KernelOutcome o = run("last_block_flag.cu", z.n, z.block, 0, 30, InputKind::Normal);
+        check_exact<float>(o, "last_block_flag.cu", true);
+        if (!o.ok) continue;
+        CHECK(non_identity_constants(o.trace) == o.trace.grid);  // one flag per block, found nowhere
     }
 }
 
