@@ -83,6 +83,10 @@ void depth_panel(LabState& s, const Rect& r) {
     ImGui::TextColored(bad ? ImVec4(0.96f, 0.45f, 0.2f, 1) : ImVec4(0.0f, 0.75f, 0.55f, 1), "verdict: %s%s",
                        std::string(to_string(a.verdict)).c_str(),
                        t.hazards.empty() ? "" : ("   " + std::to_string(t.hazards.size()) + " hazard(s)").c_str());
+    if (!t.notes.empty()) {  // cost findings: beside the verdict, in a calm colour, never as a failure
+        ImGui::SameLine();
+        ImGui::TextColored(kNote, "   %zu note(s) about cost", t.notes.size());
+    }
     ImGui::End();
 }
 

@@ -1,4 +1,4 @@
-// app/imgui/panel_details.cpp — the clicked event: kind, position, operands, value, flags, time, cone, hazards.
+// app/imgui/panel_details.cpp — the clicked event: kind, position, operands, value, flags, time, cone, hazards, notes.
 #include <imgui.h>
 
 #include "app/imgui/panels.h"
@@ -66,6 +66,13 @@ void details_panel(LabState& s, const Rect& r) {
         ImGui::TextDisabled("rule:");
         ImGui::SameLine();
         ImGui::TextWrapped("%s", std::string(rule_of(h.kind)).c_str());
+    }
+    for (const Hazard& h : t.notes) {  // cost, not correctness: calm, and named a note
+        if (h.event != s.selected) continue;
+        ImGui::PushStyleColor(ImGuiCol_Text, kNote);
+        ImGui::TextWrapped("note (%s): %s", std::string(to_string(h.kind)).c_str(), h.what.c_str());
+        ImGui::PopStyleColor();
+        ImGui::TextDisabled("%s", std::string(rule_of(h.kind)).c_str());
     }
     ImGui::End();
 }

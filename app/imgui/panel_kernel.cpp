@@ -87,7 +87,8 @@ void kernel_panel(LabState& s, const Rect& r) {
     } else if (!s.trace.kernel_file.empty()) {
         ImGui::Separator();
         const Analysis& a = s.analysis;
-        ImGui::Text("%zu events, %zu hazard(s)", s.trace.events.size(), s.trace.hazards.size());
+        ImGui::Text("%zu events, %zu hazard(s), %zu note(s)", s.trace.events.size(), s.trace.hazards.size(),
+                    s.trace.notes.size());
         if (s.analysis_ready)
             ImGui::TextWrapped("result %s, reference %s: %s", format_value(s.trace.schedule.op, s.trace.schedule.type, s.trace.result_value).c_str(),
                                format_value(s.trace.schedule.op, s.trace.schedule.type, s.trace.reference_value).c_str(),
@@ -95,6 +96,11 @@ void kernel_panel(LabState& s, const Rect& r) {
         for (const Hazard& h : s.trace.hazards) {
             ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
             ImGui::TextWrapped("%s: %s", std::string(to_string(h.kind)).c_str(), h.what.c_str());
+            ImGui::PopStyleColor();
+        }
+        for (const Hazard& h : s.trace.notes) {  // cost, not correctness: calm, and named a note
+            ImGui::PushStyleColor(ImGuiCol_Text, kNote);
+            ImGui::TextWrapped("note (%s): %s", std::string(to_string(h.kind)).c_str(), h.what.c_str());
             ImGui::PopStyleColor();
         }
     }

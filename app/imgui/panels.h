@@ -11,6 +11,8 @@ namespace rl::lab {
 
 // The colour of compile errors and notices in the kernel panels.
 inline const ImVec4 kWarn(0.96f, 0.45f, 0.2f, 1.0f);
+// The colour of notes (cost findings: correct code, never a failure): a calm blue, unlike a hazard's orange.
+inline const ImVec4 kNote(0.45f, 0.70f, 0.95f, 1.0f);
 
 // The canvas window is transparent: the renderer draws the scene under it; this handles zoom, pan and clicks.
 void canvas_panel(LabState& s, const Rect& r);

@@ -105,13 +105,16 @@ void ChartPanel::refresh() {
     depth_->setChart(chart);
     delete old;
     const Trace& t = c_.lab.trace;
-    summary_->setText(QString("n = %1 · work %2 combines · result %3 (reference %4) · verdict <b>%5</b>%6")
+    summary_->setText(QString("n = %1 · work %2 combines · result %3 (reference %4) · verdict <b>%5</b>%6%7")
                           .arg(qulonglong(t.schedule.n))
                           .arg(qulonglong(a.work))
                           .arg(QString::fromStdString(format_value(t.schedule.op, t.schedule.type, t.result_value, t.result_flags)))
                           .arg(QString::fromStdString(format_value(t.schedule.op, t.schedule.type, t.reference_value)))
                           .arg(QString::fromStdString(std::string(to_string(a.verdict))))
-                          .arg(t.hazards.empty() ? QString() : QString(" · %1 hazard(s)").arg(t.hazards.size())));
+                          .arg(t.hazards.empty() ? QString() : QString(" · %1 hazard(s)").arg(t.hazards.size()))
+                          .arg(t.notes.empty() ? QString()
+                                               : QString(" · <span style='color:#4a90d9'>%1 note(s) about cost</span>")
+                                                     .arg(t.notes.size())));
 }
 
 }  // namespace rl::qt

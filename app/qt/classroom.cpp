@@ -55,6 +55,10 @@ std::string step_narrative(const Trace& t, const render::Layout& l, const Analys
         if (h.event < t.events.size() && t.events[h.event].step == step)
             md << "\n**Hazard** (" << to_string(h.kind) << "): " << h.what << "\n";
     }
+    for (const Hazard& h : t.notes) {  // cost, not correctness: a plain note, not in bold
+        if (h.event < t.events.size() && t.events[h.event].step == step)
+            md << "\n*Note* (" << to_string(h.kind) << ", about cost; the result is correct): " << h.what << "\n";
+    }
     if (step == int(l.rows.size()) - 1) {
         md << "\n### Result\n\n";
         md << "Result **" << format_value(t.schedule.op, t.schedule.type, t.result_value, t.result_flags)

@@ -130,6 +130,10 @@ void KernelPanel::refresh() {
                       QString::fromStdString(h.what).toHtmlEscaped();
         }
         if (t.hazards.size() > shown) result += QString("<br>… and %1 more (H steps to each)").arg(t.hazards.size() - shown);
+        // Notes: cost findings of correct code, in a calm colour and named as notes, never as hazards.
+        for (const Hazard& h : t.notes)
+            result += "<br><span style='color:#4a90d9'>note (" + QString::fromStdString(std::string(to_string(h.kind))) +
+                      ")</span>: " + QString::fromStdString(h.what).toHtmlEscaped();
     }
     result_->setText(result);
 }
