@@ -25,6 +25,7 @@ public:
     void watch();                        // (re)watches the open file: editors that save by rename drop the watch
     QListWidget* errors() const { return errors_; }
     QLabel* status() const { return status_; }
+    QLabel* result() const { return result_; }  // the result, the hazards and (in a calm blue) the notes
     const QFileSystemWatcher& watcher() const { return watcher_; }
 signals:
     void traceChanged();                 // a new trace (pages) or new diagnostics: the window refreshes

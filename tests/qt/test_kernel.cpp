@@ -163,6 +163,31 @@ private slots:
         QCOMPARE(c.lab.trace.events.size(), events_tail);
     }
 
+    // One atomicAdd per element to out[0]: correct, only serialised. The panel says "0 hazard(s)" and lists the
+    // chain as a note (named so, in the calm blue #4a90d9), never in the hazards' orange #e8743b.
+    void shows_a_cost_finding_as_a_note_not_a_hazard() {
+        const QString path = student_file("student_atomics.cu", "#include <rlab/kernel.h>\n\n"
+                                                                 "RL_KERNEL void per_element(rl::In<float> in, rl::Out<float> out, int n) {\n"
+                                                                 "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                                                 "    if (i < n) atomicAdd(&out[0], in[i]);\n"
+                                                                 "}\n");
+        qt::Classroom c;
+        QVERIFY(open_sizes(c));
+        qt::MainWindow w(c);
+        QVERIFY(show(w));
+        QCOMPARE(w.open_kernel_file(path), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(c.lab.trace.kernel_file == path.toStdString() && !c.lab.kernel->running(), kWait);
+        QVERIFY2(c.lab.kernel->error.empty(), c.lab.kernel->error.c_str());
+        // 40 elements, 40 atomics on out[0]: a chain as long as the input, the one note; no hazard.
+        QVERIFY(c.lab.trace.hazards.empty());
+        QCOMPARE(c.lab.trace.notes.size(), size_t(1));
+        QCOMPARE(c.lab.trace.notes[0].kind, HazardKind::AtomicContention);
+        QTRY_VERIFY_WITH_TIMEOUT(w.kernel()->result()->text().contains("0 hazard(s)"), 10000);
+        const QString text = w.kernel()->result()->text();
+        QVERIFY2(text.contains("<span style='color:#4a90d9'>note (atomic-contention)</span>"), qPrintable(text));
+        QVERIFY2(!text.contains("#e8743b"), qPrintable(text));
+    }
+
     // Editing in the source dock: Ctrl+E opens the editor on the file, typed keys go to it (not to the window's
     // one-key shortcuts), Ctrl+S writes the text and runs it once, Ctrl+E shows the lit view of the new trace; a
     // syntax error is listed and lit with its line while the editor keeps the text, and the fix gives a trace.
