@@ -226,7 +226,7 @@ std::string validate(const Schedule& s) {
                " shows only with a non-commutative operator: add --op witness";
     if (s.has(Bug::WrongIdentity) && (s.op == Op::Sum || s.op == Op::SumCount || s.op == Op::Witness))
         return "--bug wrong-identity uses 0 as the identity, which is already right for --op " +
-               std::string(to_string(s.op)) + ": use --op max, min, prod or argmax";
+               std::string(to_string(s.op)) + ": use --op min or prod, or max or argmax over negative values";
     if (s.block_stage == BlockStage::SmemTreeShfl) {
         const std::string b = "--block-stage smem-tree-shfl";
         if (s.block < 64 || (s.block & (s.block - 1)) != 0)

@@ -591,6 +591,7 @@ TEST_CASE("bugs are refused where they cannot apply, with the reason") {
     CHECK(validate(s).find("smem-") != std::string::npos);
     s.bugs = uint16_t(Bug::WrongIdentity);
     CHECK(validate(s).find("already right") != std::string::npos);
+    CHECK(validate(s).find("max or argmax over negative values") != std::string::npos);  // where 0 changes a max
     s.bugs = uint16_t(Bug::MissingThreadfence);
     CHECK(validate(s).find("last-block") != std::string::npos);
     s.grid_stage = GridStage::LastBlock;
