@@ -525,14 +525,17 @@ private:
     }
     const DataReduction& data_reduction(uint64_t identity) {
         if (!data_) {
-            DataReduction r{identity, 0};
+            // Folded left to right by element index, the order the reduction asks for (an operator that is not
+            // commutative sees its elements in order; a sum rounds as a serial loop would).
+            std::vector<std::pair<uint32_t, uint64_t>> loads;  // element index, value
             const auto& cone = result_cone();
             for (uint32_t i = 0; i < t_.events.size(); ++i) {
                 const Event& e = t_.events[i];
-                if (!cone[i] || e.kind != EventKind::Load || (e.flags & kUndefined)) continue;
-                r.value = combine_bits(t_.schedule.op, t_.schedule.type, r.value, e.value);
-                ++r.loads;
+                if (cone[i] && e.kind == EventKind::Load && !(e.flags & kUndefined)) loads.emplace_back(e.aux, e.value);
             }
+            std::stable_sort(loads.begin(), loads.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            DataReduction r{identity, uint32_t(loads.size())};
+            for (const auto& [index, value] : loads) r.value = combine_bits(t_.schedule.op, t_.schedule.type, r.value, value);
             data_ = r;
         }
         return *data_;
