@@ -246,3 +246,19 @@ TEST_CASE("scene: zooming keeps the point under the mouse in place") {
     const double col_after = v.x0 + (mx - v.gutter()) / v.px_per_col;
     CHECK(col_after == doctest::Approx(col_before).epsilon(1e-9));
 }
+
+TEST_CASE("scene: a note (atomic contention) carries no hazard badge, and H does not stop at it") {
+    // n = 64 in blocks of 32, one atomic per element: a chain of 64 atomics as long as the input, the cost note at
+    // its head, and no hazard. Nothing in the picture is alarming: no badge, no "!" in a gutter, no hazard row.
+    const Trace t = run({{"n", "64"}, {"block", "32"}, {"bug", "atomic-per-element"}});
+    REQUIRE(t.hazards.empty());
+    REQUIRE(t.notes.size() == 1);
+    const Layout l = build_layout(t);
+    CHECK(l.hazard_rows.empty());
+    CHECK(render::next_hazard_step(l, -1) == -1);
+    for (int step = 0; step <= render::last_step(l); ++step) {
+        const Scene s = build_scene(t, l, Cursor{step, 1.0f}, fit_view(l, 1400, 900));
+        CHECK(boxes_of(s, BoxRole::Badge).empty());
+        CHECK_FALSE(has_text(s.overlay_texts, "!"));
+    }
+}
