@@ -93,8 +93,11 @@ std::vector<llvm::Function*> kernels_of(llvm::Module& m) {
     return out;
 }
 
-std::string main_file_of(const llvm::Module& m) {
-    for (const llvm::DICompileUnit* cu : m.debug_compile_units())
+// The student's file: the one that defines the kernel (the front end compiles a copy under `#line 1 "FILE"`, so
+// the compile unit's own name is the copy's), else the compile unit's.
+std::string main_file_of(const llvm::Function& kernel) {
+    if (const llvm::DISubprogram* sp = kernel.getSubprogram()) return sp->getFilename().str();
+    for (const llvm::DICompileUnit* cu : kernel.getParent()->debug_compile_units())
         if (cu->getFile()) return cu->getFilename().str();
     return {};
 }
@@ -142,11 +145,11 @@ Module decode(const std::string& bitcode, const std::string& file) {
     std::unique_ptr<llvm::Module> m = read_module(bitcode, file, llvm_ctx);
     detail::ModuleContext ctx;
     ctx.file = file;
-    ctx.main_file = main_file_of(*m);
     ctx.module = m.get();
     Module out;
     out.file = file;
     for (llvm::Function* f : kernels_of(*m)) {
+        ctx.main_file = main_file_of(*f);
         inline_calls(*f, ctx);
         Kernel k = detail::decode_kernel(*f, ctx);
         k.symbol = f->getName().str();

@@ -21,7 +21,7 @@ uint32_t student_line(const llvm::Instruction& inst, const std::string& main_fil
 
 struct ModuleContext {
     std::string file;       // as the student named it, for messages
-    std::string main_file;  // the compile unit's file name, as clang recorded it
+    std::string main_file;  // the student's file name, as the line tables name it (the kernel's own file)
     const llvm::Module* module = nullptr;
 };
 

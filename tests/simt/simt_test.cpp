@@ -1,0 +1,111 @@
+// tests/simt/simt_test.cpp — the simt tests' helpers: clang-14 with the tests' prelude, a launch, a runner run.
+#include "simt_test.h"
+#include <unistd.h>
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include "core/error.h"
+#include "core/input.h"
+#include "simt/values.h"
+
+namespace rl::simt_test {
+namespace fs = std::filesystem;
+
+bool have_clang() { return std::system("clang-14 --version >/dev/null 2>&1") == 0; }
+
+std::string kernel_path(const std::string& name) { return std::string(RLAB_SOURCE_DIR) + "/tests/simt/kernels/" + name; }
+
+simt::Module compile(const std::string& source, const std::string& file) {
+    char dir_template[] = "/tmp/rlab-simt-test-XXXXXX";
+    const char* dir = mkdtemp(dir_template);
+    if (!dir) throw Error("cannot make a temporary folder");
+    const fs::path folder(dir), cu = folder / file, bc = folder / "kernel.bc", log = folder / "clang.log";
+    std::ofstream(cu) << source;
+    const std::string command = "cd " + folder.string() +
+                                " && clang-14 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib "
+                                "-Wno-unknown-cuda-version -Xclang -target-feature -Xclang +ptx70 -O1 -gline-tables-only "
+                                "-emit-llvm -c -include " + kernel_path("prelude.h") + " " + file + " -o kernel.bc 2>" + log.string();
+    const int status = std::system(command.c_str());
+    std::stringstream bitcode, messages;
+    messages << std::ifstream(log).rdbuf();
+    if (status != 0) {
+        fs::remove_all(folder);
+        throw Error("clang-14 failed: " + messages.str());
+    }
+    bitcode << std::ifstream(bc, std::ios::binary).rdbuf();
+    fs::remove_all(folder);
+    return simt::decode(bitcode.str(), file);
+}
+
+simt::Module compile_file(const std::string& name) {
+    std::stringstream text;
+    text << std::ifstream(kernel_path(name)).rdbuf();
+    return compile(text.str(), name);
+}
+
+simt::LaunchResult launch(const simt::Kernel& k, int n, uint32_t block, Op op) {
+    Schedule s;
+    s.n = uint64_t(n);
+    s.block = block;
+    s.type = k.element == simt::Type::F64 ? DType::F64 : k.element == simt::Type::I32 ? DType::I32 : DType::F32;
+    static InputData input;
+    input = make_input(s);
+    simt::LaunchRequest r;
+    r.grid = (uint32_t(n) + block - 1) / block;
+    r.block = block;
+    r.dynamic_shared_bytes = block * simt::type_bytes(k.element);
+    r.args = {{simt::ArgKind::Input, 0}, {simt::ArgKind::Output, 0}, {simt::ArgKind::Scalar, uint64_t(uint32_t(n))}};
+    r.n = n;
+    r.op = op;
+    r.type = s.type;
+    r.input = &input;
+    r.out.assign(r.grid, simt::Slot{simt::identity_of(s.type, op), kIdentity, kNoEvent});
+    return simt::run_launch(k, r);
+}
+
+std::vector<uint32_t> thread_records(const std::vector<StudentRecord>& records, uint32_t block, uint32_t thread) {
+    std::vector<uint32_t> out;
+    for (uint32_t i = 0; i < records.size(); ++i)
+        if (records[i].block == block && records[i].thread == thread) out.push_back(i);
+    std::sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) { return records[a].seq < records[b].seq; });
+    return out;
+}
+
+namespace {
+student::KernelOutcome run_path(const std::string& path, uint64_t n, uint32_t block, uint32_t grid) {
+    student::KernelRequest r;
+    r.file = path;
+    r.schedule.n = n;
+    r.schedule.block = block;
+    r.schedule.grid = grid;
+    r.time_limit_s = 60;
+    return student::run_kernel(r);
+}
+}  // namespace
+
+student::KernelOutcome run_file(const std::string& name, uint64_t n, uint32_t block, uint32_t grid) {
+    return run_path(kernel_path(name), n, block, grid);
+}
+
+student::KernelOutcome run_source(const std::string& source, uint64_t n, uint32_t block, const std::string& file) {
+    char dir_template[] = "/tmp/rlab-simt-test-XXXXXX";
+    const char* dir = mkdtemp(dir_template);
+    if (!dir) throw Error("cannot make a temporary folder");
+    const fs::path path = fs::path(dir) / file;
+    std::ofstream(path) << source;
+    student::KernelOutcome o = run_path(path.string(), n, block, 0);
+    fs::remove_all(dir);
+    return o;
+}
+
+double result_of(const Trace& t) {
+    switch (t.schedule.type) {
+        case DType::F64: return unpack_value<double>(t.result_value);
+        case DType::I32: return unpack_value<int32_t>(t.result_value);
+        default: return unpack_value<float>(t.result_value);
+    }
+}
+
+}  // namespace rl::simt_test
