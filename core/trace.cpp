@@ -22,7 +22,8 @@ constexpr std::array<std::string_view, kHazardKindCount> kHazardNames{"mask-name
 constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "Every non-exited lane named in a `__shfl_*_sync` mask must execute that same call with the same mask "
     "(CUDA Programming Guide, warp shuffle functions). Lanes never launched count as exited, so naming them "
-    "breaks no rule; lanes that exist and skip the call (a shuffle inside `if (i < n)`) break it.",
+    "breaks no rule; lanes that exist and skip the call (a shuffle inside `if (i < n)`) break it. Lanes whose masks "
+    "name only lanes with the same mask may use different masks in one step (0x0000ffff and 0xffff0000).",
     "A shuffle that reads a lane which did not execute the call (never launched, exited, or skipped it) or is "
     "not named in the mask returns an undefined value; the mask does not make that read valid.",
     "A register that is never assigned holds an unspecified value; lanes without input must hold the operator's identity.",
