@@ -8,6 +8,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <cctype>
+#include <cstring>
 #include <set>
 #include "core/error.h"
 #include "simt/decode_internal.h"
@@ -160,6 +162,28 @@ Module decode(const std::string& bitcode, const std::string& file) {
     return out;
 }
 
+namespace {
+// reduce6<256u> and reduce6<256> name the same kernel: integer literal suffixes and spaces do not count.
+std::string comparable(const std::string& name) {
+    std::string out;
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c == ' ') continue;
+        const bool suffix = (c == 'u' || c == 'U' || c == 'l' || c == 'L') && !out.empty() && std::isdigit(uint8_t(out.back()));
+        if (suffix) {
+            size_t j = i;
+            while (j < name.size() && std::strchr("uUlL", name[j])) ++j;
+            if (j == name.size() || !std::isalnum(uint8_t(name[j]))) {
+                i = j - 1;
+                continue;
+            }
+        }
+        out += c;
+    }
+    return out;
+}
+}  // namespace
+
 const Kernel& pick_kernel(const Module& m, const std::string& name) {
     std::string names;
     for (const Kernel& k : m.kernels) names += (names.empty() ? "" : ", ") + k.name;
@@ -170,7 +194,7 @@ const Kernel& pick_kernel(const Module& m, const std::string& name) {
                     "): name the one to run with --kernel NAME");
     }
     for (const Kernel& k : m.kernels)
-        if (k.name == name || k.symbol == name) return k;
+        if (k.name == name || k.symbol == name || comparable(k.name) == comparable(name)) return k;
     // reduce6 for reduce6<256u>, when only one instance carries that name.
     const Kernel* only = nullptr;
     int count = 0;

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/input.h"
 #include "simt/values.h"
+#include "student/cuda_compile.h"
 
 namespace rl::simt_test {
 namespace fs = std::filesystem;
@@ -37,6 +38,12 @@ simt::Module compile(const std::string& source, const std::string& file) {
     bitcode << std::ifstream(bc, std::ios::binary).rdbuf();
     fs::remove_all(folder);
     return simt::decode(bitcode.str(), file);
+}
+
+simt::Module compile_with_lab_headers(const std::string& source, const std::string& file) {
+    const student::CudaCompile c = student::compile_cuda_device(file, source);
+    if (!c.ok) throw Error("the lab's CUDA compile failed: " + c.error + "\n" + c.log);
+    return simt::decode(c.bitcode, file);
 }
 
 simt::Module compile_file(const std::string& name) {

@@ -20,6 +20,8 @@ std::string kernel_path(const std::string& name);  // tests/simt/kernels/NAME
 // messages when it does not compile, or the decoder's one line.
 simt::Module compile(const std::string& source, const std::string& file = "kernel.cu");
 simt::Module compile_file(const std::string& name);  // a file of tests/simt/kernels
+// The same with the lab's own front end and CUDA headers (student::compile_cuda_device, include/rlab/cuda).
+simt::Module compile_with_lab_headers(const std::string& source, const std::string& file = "kernel.cu");
 
 // Launch 0 of `k` as the lab launches it: (in, out, n), grid ceil(n / block), block * sizeof(T) dynamic shared
 // bytes, in = 1..n, out starting at the operator's identity.
