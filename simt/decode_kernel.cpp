@@ -14,6 +14,7 @@
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Operator.h>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include "simt/decode_internal.h"
@@ -81,6 +82,7 @@ public:
         number_values();
         make_regions();
         find_wide_shuffles();
+        find_masked_combines();
         for (llvm::BasicBlock& bb : f_) {
             Block b;
             b.name = bb.hasName() ? bb.getName().str() : "";
@@ -116,6 +118,13 @@ private:
         const llvm::Value* result;  // the join: or(shl(zext(high), 32), zext(low))
     };
     std::map<const llvm::Instruction*, WideShuffle> wide_;
+    // A combine whose operand is select(c, y, neutral): the lanes where c picks the neutral value do not combine.
+    struct Masked {
+        const llvm::Value* cond;
+        const llvm::Value* value;
+        bool when_true;  // c true picks `value`
+        const llvm::Instruction* select;
+    };
     std::set<const llvm::Instruction*> skip_;
     struct PendingTarget {
         uint32_t branch;
@@ -401,10 +410,120 @@ private:
     }
 
     void binary(llvm::Instruction& i, Opcode op) {
+        const llvm::Value *left = i.getOperand(0), *right = i.getOperand(1);
+        if ((op == Opcode::Add || op == Opcode::Mul) && written_after(left, right)) std::swap(left, right);
+        combinable(i, op, left, right);
+    }
+
+    // An operation that may combine: as written, or masked when an operand is select(c, y, neutral).
+    void combinable(const llvm::Instruction& i, Opcode op, const llvm::Value* left, const llvm::Value* right) {
+        std::optional<Masked> m = masked(right, op);
+        if (!m && right && (m = masked(left, op))) left = right;
+        if (m) {
+            const uint32_t a = operand(left), b = operand(m->value), c = operand(m->cond);
+            Inst& in = emit(Opcode::MaskedCombine, type_of(i.getType()));
+            in.aux = uint8_t(op);
+            in.dst = reg(&i);
+            in.a = a;
+            in.b = b;
+            in.c = c;
+            in.imm = m->when_true ? 1 : 0;
+            return;
+        }
+        const uint32_t a = operand(left), b = right ? operand(right) : kNoReg;
         Inst& in = emit(op, type_of(i.getType()));
         in.dst = reg(&i);
-        in.a = operand(i.getOperand(0));
-        in.b = operand(i.getOperand(1));
+        in.a = a;
+        in.b = b;
+    }
+
+    // The value that leaves x unchanged under op: x + 0, x * 1, max(x, lowest) ...
+    static bool neutral(const llvm::Value* v, Opcode op) {
+        if (auto* f = llvm::dyn_cast<llvm::ConstantFP>(v)) {
+            const llvm::APFloat& x = f->getValueAPF();
+            switch (op) {
+                case Opcode::FAdd: return x.isZero();
+                case Opcode::FMul: return x.isExactlyValue(1.0);
+                case Opcode::FMax: return x.isNaN() || (x.isInfinity() && x.isNegative());
+                case Opcode::FMin: return x.isNaN() || (x.isInfinity() && !x.isNegative());
+                default: return false;
+            }
+        }
+        if (auto* n = llvm::dyn_cast<llvm::ConstantInt>(v)) {
+            switch (op) {
+                case Opcode::Add: case Opcode::UMax: return n->isZero();
+                case Opcode::Mul: return n->isOne();
+                case Opcode::SMax: return n->isMinValue(true);
+                case Opcode::SMin: return n->isMaxValue(true);
+                case Opcode::UMin: return n->isMaxValue(false);
+                default: return false;
+            }
+        }
+        return false;
+    }
+    std::optional<Masked> masked(const llvm::Value* v, Opcode op) const {
+        auto* s = llvm::dyn_cast_or_null<llvm::SelectInst>(v);
+        if (!s || !skip_.count(s)) return std::nullopt;  // find_masked_combines chose it
+        const bool when_true = neutral(s->getFalseValue(), op);
+        return Masked{s->getCondition(), when_true ? s->getTrueValue() : s->getFalseValue(), when_true, s};
+    }
+
+    // The selects that only mask a combine (one use, one arm the operator's neutral value): skipped, the combine
+    // reads them itself. Only for the kernel's element type, where a combine records.
+    void find_masked_combines() {
+        if (!k_.has_element) return;
+        for (llvm::BasicBlock& bb : f_)
+            for (llvm::Instruction& i : bb) {
+                const std::optional<Opcode> op = combinable_op(i);
+                if (!op || type_of(i.getType()) != k_.element) continue;
+                for (const llvm::Use& u : i.operands()) {
+                    auto* s = llvm::dyn_cast<llvm::SelectInst>(u.get());
+                    if (!s || !s->hasOneUse() || s->getParent() != i.getParent()) continue;
+                    if (neutral(s->getFalseValue(), *op) != neutral(s->getTrueValue(), *op)) {
+                        skip_.insert(s);
+                        break;
+                    }
+                }
+            }
+    }
+    static std::optional<Opcode> combinable_op(const llvm::Instruction& i) {
+        switch (i.getOpcode()) {
+            case llvm::Instruction::Add: return Opcode::Add;
+            case llvm::Instruction::Mul: return Opcode::Mul;
+            case llvm::Instruction::FAdd: return Opcode::FAdd;
+            case llvm::Instruction::FMul: return Opcode::FMul;
+            default: break;
+        }
+        auto* c = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
+        if (!c) return std::nullopt;
+        switch (c->getIntrinsicID()) {
+            case llvm::Intrinsic::maxnum: return Opcode::FMax;
+            case llvm::Intrinsic::minnum: return Opcode::FMin;
+            case llvm::Intrinsic::smax: return Opcode::SMax;
+            case llvm::Intrinsic::smin: return Opcode::SMin;
+            case llvm::Intrinsic::umax: return Opcode::UMax;
+            case llvm::Intrinsic::umin: return Opcode::UMin;
+            default: return std::nullopt;
+        }
+    }
+
+    // Where a value was written in the student's file: (line, column) of the instruction that makes it; a phi or a
+    // parameter (a value from before the statement) comes first, a constant last; {} when unknown.
+    std::optional<std::pair<uint32_t, uint32_t>> written_at(const llvm::Value* v) const {
+        if (llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::PHINode>(v)) return std::pair<uint32_t, uint32_t>{0, 0};
+        if (llvm::isa<llvm::Constant>(v)) return std::pair<uint32_t, uint32_t>{~0u, ~0u};
+        auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+        for (const llvm::DILocation* loc = i ? i->getDebugLoc().get() : nullptr; loc; loc = loc->getInlinedAt())
+            if (loc->getFilename() == ctx_.main_file) return std::pair<uint32_t, uint32_t>{loc->getLine(), loc->getColumn()};
+        return std::nullopt;
+    }
+    // Integer + and * reach the bitcode with their operands reordered (LLVM's reassociation puts the later-made
+    // one first): `s[t] + s[t + h]` arrives as s[t + h] + s[t]. The operand written first in the source is the
+    // left one again, so that the records name them in the student's order (floating point keeps its order).
+    bool written_after(const llvm::Value* left, const llvm::Value* right) const {
+        if (!left->getType()->isIntegerTy()) return false;
+        const auto a = written_at(left), b = written_at(right);
+        return a && b && *b < *a;
     }
     void unary(llvm::Instruction& i, Opcode op) {
         Inst& in = emit(op, type_of(i.getType()));
@@ -719,10 +838,7 @@ private:
         barrier(c, BarrierKind::Plain);
     }
     void math(const llvm::CallInst& c, Opcode op) {
-        Inst& in = emit(op, type_of(c.getType()));
-        in.dst = reg(&c);
-        in.a = operand(c.getArgOperand(0));
-        if (c.arg_size() > 1) in.b = operand(c.getArgOperand(1));
+        combinable(c, op, c.getArgOperand(0), c.arg_size() > 1 ? c.getArgOperand(1) : nullptr);
     }
 
     // memcpy / memset of a small constant size: element by element, as wide as the alignment allows, so that
@@ -998,7 +1114,7 @@ private:
         if (!k_.has_element) return;
         for (Inst& in : k_.code) {
             if (in.type != k_.element) continue;
-            switch (in.op) {
+            switch (in.op == Opcode::MaskedCombine ? Opcode(in.aux) : in.op) {
                 case Opcode::Add: case Opcode::FAdd: in.combine = kCombineSum; break;
                 case Opcode::Mul: case Opcode::FMul: in.combine = kCombineProd; break;
                 case Opcode::FMax: case Opcode::SMax: case Opcode::UMax: case Opcode::MaxSelect: in.combine = kCombineMax; break;

@@ -89,7 +89,7 @@ template <class To> uint64_t float_to_int(double d, Type t) {
 }
 
 // The value of a combinable instruction computed as the hardware does (no record: no operand carries data).
-uint64_t combinable(const Inst& in, uint64_t a, uint64_t b, uint64_t c) {
+uint64_t combinable_value(const Inst& in, uint64_t a, uint64_t b, uint64_t c) {
     const Type t = in.type;
     switch (in.op) {
         case Opcode::Add: return (a + b) & width_mask(t);
@@ -182,10 +182,11 @@ void Launch::combine(Warp& w, const Inst& in, uint32_t mask) {
         Val a = value(w, in.a, l), b = value(w, in.b, l);
         if (a.hist == kNone && b.hist == kNone) {
             const uint64_t c = in.c == kNoReg ? 0 : w.bits[size_t(in.c) * 32 + l];
-            set(w, in.dst, l, {combinable(in, a.bits, b.bits, c), kNone, uint8_t((a.flags | b.flags) & kUndefined)});
+            set(w, in.dst, l, {combinable_value(in, a.bits, b.bits, c), kNone, uint8_t((a.flags | b.flags) & kUndefined)});
             return;
         }
         if (a.hist == kNone) a = fill(w, in.a, l, in.line);
+        if (in.b == in.a) b = a;  // v + v: one fill
         if (b.hist == kNone) b = fill(w, in.b, l, in.line);
         const uint32_t tid = tid_of(w, l);
         used(in.combine);
@@ -193,6 +194,30 @@ void Launch::combine(Warp& w, const Inst& in, uint32_t mask) {
         const uint64_t v = combine_bits(type, in_.op, in.combine, a.bits, b.bits);
         const uint8_t fl = combined_flags(a.flags, b.flags);
         set(w, in.dst, l, {v, record(EventKind::Combine, fl, 0, 0, a.hist, b.hist, v, in.line, tid), fl});
+    });
+}
+
+// An operation that combines when an operand carries data, and otherwise computes as the hardware does.
+void Launch::combinable(Warp& w, const Inst& in, uint32_t mask) {
+    const size_t A = size_t(in.a) * 32, B = size_t(in.b) * 32, D = size_t(in.dst) * 32;
+    bool history = false;
+    each_lane(mask, [&](uint32_t l) { history = history || w.hist[A + l] != kNone || w.hist[B + l] != kNone; });
+    if (in.combine != kNoCombine && history) {
+        combine(w, in, mask);
+        return;
+    }
+    const bool select = in.op == Opcode::MaxSelect || in.op == Opcode::MinSelect;
+    each_lane(mask, [&](uint32_t l) {
+        if (select) {  // the select as written, history and all
+            const size_t src = ((w.bits[size_t(in.c) * 32 + l] & 1) == uint64_t(in.imm) ? A : B) + l;
+            w.bits[D + l] = w.bits[src];
+            w.hist[D + l] = w.hist[src];
+            w.flags[D + l] = w.flags[src];
+            return;
+        }
+        w.bits[D + l] = combinable_value(in, w.bits[A + l], w.bits[B + l], 0);
+        w.hist[D + l] = kNone;
+        w.flags[D + l] = uint8_t((w.flags[A + l] | w.flags[B + l]) & kUndefined);
     });
 }
 
@@ -227,11 +252,6 @@ bool Launch::run_warp(Warp& w) {
                     dflags[l] = uint8_t(w.flags[A + l] & kUndefined);
                 });
             };
-            auto any_history = [&] {
-                bool any = false;
-                each_lane(mask, [&](uint32_t l) { any = any || w.hist[A + l] != kNone || w.hist[B + l] != kNone; });
-                return any;
-            };
             // A conversion loses the value's history: one that carries data is not followed (one line instead).
             auto convert = [&](auto fn) {
                 each_lane(mask, [&](uint32_t l) {
@@ -254,21 +274,23 @@ bool Launch::run_warp(Warp& w) {
                     break;
                 case Opcode::Add: case Opcode::Mul: case Opcode::FAdd: case Opcode::FMul: case Opcode::FMax: case Opcode::FMin:
                 case Opcode::SMax: case Opcode::SMin: case Opcode::UMax: case Opcode::UMin: case Opcode::MaxSelect: case Opcode::MinSelect:
-                    if (in.combine != kNoCombine && any_history()) {
-                        combine(w, in, mask);
-                    } else if (in.op == Opcode::MaxSelect || in.op == Opcode::MinSelect) {
-                        const uint64_t* cbits = w.bits + size_t(in.c) * 32;
-                        each_lane(mask, [&](uint32_t l) {
-                            const bool first = (cbits[l] & 1) == uint64_t(in.imm);
-                            const size_t src = (first ? A : B) + l;
-                            dbits[l] = w.bits[src];
-                            dhist[l] = w.hist[src];
-                            dflags[l] = w.flags[src];
-                        });
-                    } else {
-                        alu2([&](uint64_t a, uint64_t b) { return combinable(in, a, b, 0); });
-                    }
+                    combinable(w, in, mask);
                     break;
+                case Opcode::MaskedCombine: {
+                    uint32_t on = 0;
+                    const uint64_t* cbits = w.bits + size_t(in.c) * 32;
+                    each_lane(mask, [&](uint32_t l) { on |= uint32_t((cbits[l] & 1) == uint64_t(in.imm)) << l; });
+                    Inst op = in;
+                    op.op = Opcode(in.aux);
+                    op.c = kNoReg;
+                    if (on) combinable(w, op, on);
+                    each_lane(mask & ~on, [&](uint32_t l) {
+                        dbits[l] = abits[l];
+                        dhist[l] = w.hist[A + l];
+                        dflags[l] = w.flags[A + l];
+                    });
+                    break;
+                }
                 case Opcode::Sub: alu2([&](uint64_t a, uint64_t b) { return (a - b) & m; }); break;
                 case Opcode::UDiv: case Opcode::SDiv: case Opcode::URem: case Opcode::SRem:
                     each_lane(mask, [&](uint32_t l) {

@@ -119,6 +119,7 @@ private:
     void branch(Warp& w, const Inst& in, uint32_t mask);
     void copy_edge(Warp& w, const Edge& e, uint32_t mask);
     void combine(Warp& w, const Inst& in, uint32_t mask);
+    void combinable(Warp& w, const Inst& in, uint32_t mask);
 
     // ---- memory.cpp: loads, stores, atomics ---------------------------------------------------------------
     struct Place {

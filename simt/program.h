@@ -32,6 +32,9 @@ enum class Opcode : uint8_t {
     FAdd, FSub, FMul, FDiv, FRem, FNeg, FAbs, FSqrt,
     // max and min in any spelling: llvm.maxnum (fmaxf), llvm.smax, ..., and select(cmp a b) a b (MaxSelect)
     FMax, FMin, SMax, SMin, UMax, UMin, MaxSelect, MinSelect,
+    // `v = c ? v + y : v` as LLVM rewrites it, v + select(c, y, 0) with the operator's neutral value: dst = the
+    // combine aux (Add, FAdd, ..., UMin) of a and b where c == imm, a elsewhere
+    MaskedCombine,
     ICmp, FCmp,  // aux = predicate (Pred), type = the operands' type; dst is an I1
     Select,      // dst = a ? b : c
     // casts: type = the destination, aux = the source Type

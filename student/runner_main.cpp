@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 #include "core/error.h"
@@ -72,6 +73,21 @@ void arm_time_limit(double seconds) {
 void disarm_time_limit() {
     itimerval off{};
     setitimer(ITIMER_REAL, &off, nullptr);
+}
+
+// `#include <rlab/kernel.h>` (or "rlab/kernel.h") on a line of its own.
+bool includes_dialect(const std::string& source) {
+    std::istringstream lines(source);
+    for (std::string line; std::getline(lines, line);) {
+        size_t at = line.find_first_not_of(" \t");
+        if (at == std::string::npos || line[at] != '#') continue;
+        at = line.find_first_not_of(" \t", at + 1);
+        if (at == std::string::npos || line.compare(at, 7, "include") != 0) continue;
+        at = line.find_first_not_of(" \t", at + 7);
+        if (at != std::string::npos && (line[at] == '<' || line[at] == '"') && line.compare(at + 1, 13, "rlab/kernel.h") == 0)
+            return true;
+    }
+    return false;
 }
 
 struct Args {
@@ -131,7 +147,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<rl::student::KernelBackend> backend;
     // A file that includes the lab's dialect (rlab/kernel.h) is one, RL_KERNEL or not: without it, the dialect's
     // compile says what is missing.
-    const bool plain = rl::student::is_plain_cuda(source) && source.find("rlab/kernel.h") == std::string::npos;
+    const bool plain = rl::student::is_plain_cuda(source) && !includes_dialect(source);
     if (plain && a.backend == "cuda") return fail(2, "plain CUDA runs on the emulator (--backend cpu) for now");
     try {
         if (plain) {
