@@ -3,6 +3,7 @@
 // barriers completed when every live thread waits at one, and "the kernel hangs" when nothing can move.
 #include <sys/mman.h>
 #include <algorithm>
+#include <new>
 #include "core/limits.h"
 #include "simt/launch.h"
 #include "simt/values.h"
@@ -279,8 +280,12 @@ void Launch::run() {
     // Room for the records up front: a reservation costs address space only until it is written, and saves copying
     // a large trace each time the vector would grow (16 records a thread covers the lab's own kernels).
     const uint64_t room = limits::kTraceEvents - std::min<uint64_t>(in_.record_base, limits::kTraceEvents);
-    out_.records.reserve(size_t(std::min<uint64_t>(room, uint64_t(in_.grid) * in_.block * 16 + 4096)));
-    advise_huge_pages(out_.records.data(), out_.records.capacity() * sizeof(StudentRecord));
+    try {
+        out_.records.reserve(size_t(std::min<uint64_t>(room, uint64_t(in_.grid) * in_.block * 16 + 4096)));
+        advise_huge_pages(out_.records.data(), out_.records.capacity() * sizeof(StudentRecord));
+    } catch (const std::bad_alloc&) {
+        // no such room (overcommit off, a small machine): the array grows as it fills
+    }
     try {
         prepare_regions();
         prepare_registers();
