@@ -12,6 +12,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Operator.h>
 #include <map>
 #include <optional>
@@ -1026,10 +1027,37 @@ private:
         return e;
     }
 
+    // The immediate post-dominator; none when the paths only end (the virtual exit). A loop that never ends has
+    // no real post-dominators: the tree hangs it from one of its blocks (a root that returns nothing), which then
+    // post-dominates in name only. When a side of the branch can come back to the branch without passing that
+    // block (`for (h = ...; h >= 0u; h >>= 1) { if (t < h) ...; __syncthreads(); }` rotated so that the barrier
+    // loops on itself), the lanes rejoin at the branch's own block instead, where every path of the loop returns.
     const llvm::BasicBlock* reconvergence(const llvm::BasicBlock* bb) const {
         const llvm::DomTreeNodeBase<llvm::BasicBlock>* node = pdt_.getNode(bb);
         if (!node || !node->getIDom()) return nullptr;
-        return node->getIDom()->getBlock();  // null: the virtual exit (the paths only end)
+        const llvm::BasicBlock* r = node->getIDom()->getBlock();
+        if (r && !endless_root(r)) return r;
+        if (!r && !endless_root(bb)) return nullptr;
+        if (!r) return bb;
+        for (const llvm::BasicBlock* next : llvm::successors(bb))
+            if (reaches_avoiding(next, bb, r)) return bb;
+        return r;
+    }
+    bool endless_root(const llvm::BasicBlock* b) const {
+        return std::find(pdt_.root_begin(), pdt_.root_end(), b) != pdt_.root_end() && !llvm::isa<llvm::ReturnInst>(b->getTerminator());
+    }
+    static bool reaches_avoiding(const llvm::BasicBlock* from, const llvm::BasicBlock* target, const llvm::BasicBlock* avoid) {
+        std::vector<const llvm::BasicBlock*> work{from};
+        std::set<const llvm::BasicBlock*> seen{from};
+        while (!work.empty()) {
+            const llvm::BasicBlock* b = work.back();
+            work.pop_back();
+            if (b == target) return true;
+            if (b == avoid) continue;
+            for (const llvm::BasicBlock* next : llvm::successors(b))
+                if (seen.insert(next).second) work.push_back(next);
+        }
+        return false;
     }
 
     void branch(llvm::BranchInst& br) {

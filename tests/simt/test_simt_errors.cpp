@@ -58,6 +58,22 @@ TEST_CASE("simt: an endless loop that records stops at the step budget") {
     CHECK(r.error == "thread 0 of block 0 on line 5 records its 65535th event: the step budget stops it (an endless loop?)");
 }
 
+// LLVM rotates this loop that never ends (unsigned h >= 0) so that the barrier loops on itself, and the post-
+// dominator tree hangs the loop from the add: the lanes that skip the add must still rejoin the others at the
+// barrier, every pass, until the step budget stops thread 0 at its barrier (line 5).
+TEST_CASE("simt: a tree loop that never ends runs to the step budget, not to a false hang") {
+    REQUIRE_CLANG();
+    const simt::Module m = compile(R"(__global__ void endless(const float* in, float* out, int n) {
+    __shared__ float s[64];
+    unsigned t = threadIdx.x;
+    s[t] = in[t];
+    for (unsigned h = blockDim.x / 2; h >= 0; h >>= 1) { if (t < h) s[t] += s[t + h]; __syncthreads(); }
+    out[0] = s[0];
+})");
+    const simt::LaunchResult r = launch(m.kernels.at(0), 64, 64);
+    CHECK(r.error == "thread 0 of block 0 on line 5 records its 65535th event: the step budget stops it (an endless loop?)");
+}
+
 TEST_CASE("simt: an index past a shared array is one line with the thread, block, line and bound") {
     REQUIRE_CLANG();
     const simt::Module m = compile(R"(__global__ void k(const float* in, float* out, int n) {
