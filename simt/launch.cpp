@@ -1,7 +1,6 @@
 // simt/launch.cpp — one launch: memory and registers set up, blocks one after another, the warps of a block
 // interleaved round robin (each runs to its next access of memory other warps see, shuffle, fence or barrier),
 // barriers completed when every live thread waits at one, and "the kernel hangs" when nothing can move.
-#include <sys/mman.h>
 #include <algorithm>
 #include <new>
 #include "core/limits.h"
@@ -14,15 +13,6 @@ namespace {
 constexpr uint64_t kLocalArenaBytes = 256ull << 20;
 
 uint64_t align8(uint64_t n) { return (n + 7) & ~7ull; }
-
-// A large record array written front to back: huge pages make it a few hundred page faults instead of a few
-// hundred thousand (most of the time a million-element run would spend in the kernel otherwise).
-void advise_huge_pages(void* data, size_t bytes) {
-    constexpr uintptr_t kHuge = 2u << 20;
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
 
 // Thread ids (ascending) in few words: "thread 5", "threads 0-31", "threads 0, 2, 4, ..., 62", or the first runs
 // and the count (the fiber runtime's wording).
@@ -282,7 +272,6 @@ void Launch::run() {
     const uint64_t room = limits::kTraceEvents - std::min<uint64_t>(in_.record_base, limits::kTraceEvents);
     try {
         out_.records.reserve(size_t(std::min<uint64_t>(room, uint64_t(in_.grid) * in_.block * 16 + 4096)));
-        advise_huge_pages(out_.records.data(), out_.records.capacity() * sizeof(StudentRecord));
     } catch (const std::bad_alloc&) {
         // no such room (overcommit off, a small machine): the array grows as it fills
     }

@@ -102,13 +102,12 @@ void Launch::resolve(uint64_t pointer, uint32_t tid, const Inst& in, Place& at) 
 int64_t Launch::element_index(const Place& at, const Inst& in, uint32_t tid, const char* what) {
     const RegionState& r = *at.region;
     const uint32_t size = type_bytes(in.type);
+    if (size == r.element_bytes && at.offset % int64_t(size) == 0) return floor_div(at.offset, int64_t(size));
     const std::string array = r.memory == Memory::Input ? "the input (in)" : r.memory == Memory::Output ? "out" : array_words(r);
     if (size != r.element_bytes)
         fail(who(tid, in.line) + " " + what + " " + array + " " + std::to_string(size) + " bytes at a time, and its elements are " +
              std::to_string(r.element_bytes) + " bytes (the lab follows one element per access)");
-    if (at.offset % int64_t(size) != 0)
-        fail(who(tid, in.line) + " " + what + " " + array + " at a misaligned address (byte " + std::to_string(at.offset) + ")");
-    return floor_div(at.offset, int64_t(size));
+    fail(who(tid, in.line) + " " + what + " " + array + " at a misaligned address (byte " + std::to_string(at.offset) + ")");
 }
 
 uint64_t Launch::input_element(int64_t i) const {
