@@ -624,7 +624,7 @@ private:
             }
             const int64_t scale = int64_t(dl_.getTypeAllocSize(it.getIndexedType()).getFixedSize());
             if (auto* ci = llvm::dyn_cast<llvm::ConstantInt>(idx)) {
-                offset += ci->getSExtValue() * scale;
+                offset = int64_t(uint64_t(offset) + uint64_t(ci->getSExtValue()) * uint64_t(scale));  // wraps, as the GPU's does
                 continue;
             }
             if (offset != 0) cur = ptr_add(cur, offset), offset = 0;

@@ -381,7 +381,7 @@ bool Launch::run_warp(Warp& w) {
                 case Opcode::FPTrunc: convert([](uint64_t a) { return bits_of(float(f64(a))); }); break;
                 case Opcode::PtrAdd: alu1([&](uint64_t a) { return a + uint64_t(in.imm); }); break;
                 case Opcode::PtrIndex:
-                    alu2([&](uint64_t a, uint64_t b) { return a + uint64_t(sext(b, Type(in.aux)) * in.imm); });
+                    alu2([&](uint64_t a, uint64_t b) { return a + uint64_t(sext(b, Type(in.aux))) * uint64_t(in.imm); });
                     break;
                 case Opcode::Alloca: {
                     const uint32_t locals = uint32_t(k_.regions.size()) - k_.locals_first;

@@ -31,13 +31,14 @@ void Launch::shuffle(Warp& w, const Inst& in, uint32_t mask) {
     each_lane(mask, [&](uint32_t l) {
         const uint32_t tid = tid_of(w, l);
         const uint32_t lane_mask = uint32_t(w.bits[size_t(in.a) * 32 + l]);
-        const int arg = int(int32_t(uint32_t(w.bits[size_t(in.c) * 32 + l])));
-        const int wd = 32 - int((w.bits[size_t(in.d) * 32 + l] >> 8) & 0x1f);
+        // 64-bit lane arithmetic: a delta of any int (a student's bug) must not overflow
+        const int64_t arg = int32_t(uint32_t(w.bits[size_t(in.c) * 32 + l]));
+        const int64_t wd = 32 - int64_t((w.bits[size_t(in.d) * 32 + l] >> 8) & 0x1f);
         if (wd & (wd - 1))
             fail(who(tid, in.line) + ": " + shuffle_name(kind) + "'s width is " + std::to_string(wd) +
                  " (allowed: a power of two 1..32)");
-        const int lane = int(l), seg = lane & ~(wd - 1);
-        int src = lane, recorded = lane;
+        const int64_t lane = l, seg = lane & ~(wd - 1);
+        int64_t src = lane, recorded = lane;
         switch (kind) {
             case ShuffleKind::Down:
                 recorded = lane + arg;
@@ -55,7 +56,7 @@ void Launch::shuffle(Warp& w, const Inst& in, uint32_t mask) {
         if (src == lane) got = source[l];
         else if (src >= 0 && src < 32 && (mask >> src & 1u)) got = source[src];
         else got = {poison_, kNone, kUndefined};
-        const uint32_t rec = recorded < 0 ? 0u : std::min(uint32_t(recorded), 255u);
+        const uint32_t rec = recorded < 0 ? 0u : uint32_t(std::min<int64_t>(recorded, 255));
         const uint32_t ev = record(EventKind::Shuffle, got.flags, uint32_t(arg & 0xff) | rec << 8, lane_mask, got.hist, kNone,
                                    got.bits, in.line, tid);
         at(ev).group = threads_[tid].shuffles++;
