@@ -12,7 +12,8 @@ render::View fitted_view(const LabState& s, float w, float h, float font_scale);
 render::Scene build_frame(const LabState& s, const render::View& v);
 // The scene of this frame on a canvas of w x h pixels: fits the view first when asked (view_fitted false),
 // takes the theme, font scale and selection from the state, and keeps the scene in s.last_scene (clicks pick
-// from it). The time view when s.time_view, else the steps.
+// from it). The time view when s.time_view, else the steps. Built only when its SceneKey (lab_state.h) differs
+// from the last one's; otherwise s.last_scene is returned as it is (s.scene_builds counts the builds).
 const render::Scene& frame_scene(LabState& s, float w, float h);
 // The wheel: zoom by `factor` about the canvas point (x, y), in whichever view is shown.
 void zoom(LabState& s, float factor, float x, float y);

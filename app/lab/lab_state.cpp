@@ -92,6 +92,7 @@ bool LabState::take_kernel_run() {
         source_line = 0;
         step_lines_for = -1;
         line_marks.clear();
+        shown_changed();
         error = kernel->status();
     }
     kernel_editor.file_read(kernel->file(), kernel->text);  // a change on disk reaches an unedited buffer
@@ -155,6 +156,7 @@ void LabState::adopt_trace() {
     line_marks.clear();
     step_lines_for = -1;
     view_fitted = false;
+    shown_changed();  // a new trace: the cached scene is the old one's
 }
 
 void LabState::finish_analysis() {
@@ -164,6 +166,7 @@ void LabState::finish_analysis() {
 }
 
 void LabState::select(uint32_t event) {
+    shown_changed();  // the cone is edited in place below: its address stays, its content does not
     selected = event;
     cone.clear();
     cone_size = 0;

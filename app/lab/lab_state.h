@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 #include "app/backend/backend.h"
@@ -22,6 +23,18 @@ namespace rl::lab {
 
 struct Rect {
     float x = 0, y = 0, w = 0, h = 0;
+};
+
+// Everything the canvas's scene is a function of, as frame_scene() (frame.h) sees it each frame: the scene is built
+// again only when this differs from the key of the scene kept, so an unchanged frame costs only its drawing. What a
+// view and a cursor cannot say (a new trace, a new cone, new source-line marks) is `shown`, LabState's shown_version.
+struct SceneKey {
+    uint64_t shown = 0;
+    bool time_view = false;
+    bool presenter = false;     // its scene drops small texts
+    render::Cursor cursor;
+    render::View view;          // size, zoom, scroll, text size, theme, selection, cone and marks (by address)
+    bool operator==(const SceneKey&) const = default;
 };
 
 struct LabState {
@@ -70,6 +83,16 @@ struct LabState {
     bool numerics_open = false;   // the numerics table takes the canvas's place
     bool source_open = true;      // the lab bench's source panel under the canvas (S)
     render::Scene last_scene;     // the scene drawn last frame: clicks pick from it
+    // The scene cache, owned here and kept by frame_scene() alone: last_scene's key (empty: none built yet), how many
+    // scenes were built (tests and --bench-frames check that unchanged frames build none) and what the last one cost.
+    std::optional<SceneKey> scene_key;
+    uint64_t scene_builds = 0;
+    double scene_build_ms = 0;
+    // Counts changes of what the canvas shows that no view or cursor field says: adopt_trace(), select() and the
+    // source line's marks (source_view.h) call shown_changed(). Anything else that edits trace, layout, cone or
+    // line_marks in place must call it too, or the canvas keeps the old picture.
+    uint64_t shown_version = 0;
+    void shown_changed() { ++shown_version; }
     render::DrawnPanels drawn;    // what the lab bench's panels drew this frame, as they drew it (--dump-scene)
     LessonPlayer lesson;          // the lesson open (--lesson), if any
     std::shared_ptr<KernelSession> kernel = std::make_shared<KernelSession>();  // a student's kernel (--kernel, Open kernel)

@@ -74,6 +74,7 @@ int focus_row(const std::vector<SourceRow>& rows) {
 void pick_line(LabState& s, int line) {
     s.select(kNoEvent);  // the canvas shows the line's events, not the cone of an earlier click
     s.line_marks.clear();
+    s.shown_changed();  // the marks are edited in place: the canvas's cached scene must not keep the old ones
     s.source_line = line_at(s.source.source, line) ? line : 0;
     if (!s.source_line) return;
     const std::vector<uint32_t> events = s.source.events_of_line(line);
@@ -94,6 +95,7 @@ void pick_line(LabState& s, int line) {
 
 void line_of_selection(LabState& s) {
     s.line_marks.clear();
+    s.shown_changed();
     s.source_line = (s.selected != kNoEvent && s.selected < s.source.event_line.size()) ? int(s.source.event_line[s.selected]) : 0;
 }
 

@@ -84,6 +84,7 @@ Layout build_layout(const Trace& t);
 struct Cursor {
     int step = 0;      // rows before `step` are complete
     float t = 1.0f;    // progress of row `step`: 0 nothing yet, 1 complete (values travel in between)
+    bool operator==(const Cursor&) const = default;
 };
 
 struct View {
@@ -100,6 +101,8 @@ struct View {
     bool is_marked(uint32_t ev) const { return marked && ev < marked->size() && (*marked)[ev]; }
     float gutter() const { return 210.0f * font_scale; }   // row labels on the left
     float header() const { return 58.0f * font_scale; }    // block / warp / lane labels on top
+    // Field by field, the cone and marks by address: app/lab's scene cache compares views (their contents are versioned there).
+    bool operator==(const View&) const = default;
 };
 
 // Whole grid in view (rows fit the height within legible bounds).

@@ -2,8 +2,11 @@
 // the time view (a recorded H200 trace); zoom and pan act on the view shown.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <set>
+#include <sstream>
 #include "app/lab/frame.h"
+#include "app/lab/source_view.h"
 #include "app/render/presenter.h"
 #include "core/emulator.h"
 
@@ -140,4 +143,93 @@ TEST_CASE("frame: the presenter's canvas at 1920x1080 has no text under 18 px an
         CHECK(s.view.x0 == 0);
         CHECK(s.view.font_scale == doctest::Approx(s.font_scale));
     }
+}
+
+namespace {
+
+std::string json_of(const render::Scene& sc) {
+    std::ostringstream out;
+    render::dump_scene_json(out, sc);
+    return out.str();
+}
+
+// What frame_scene() would draw if it built the scene afresh, with the state's current view.
+std::string fresh_json(const LabState& s) {
+    render::Scene sc = build_frame(s, s.view);
+    if (s.presenter) render::drop_small_texts(sc, render::kPresenterMinTextPx);
+    return json_of(sc);
+}
+
+}  // namespace
+
+// The fold of events into boxes runs once per change of what is seen, not once per frame: a counter of builds stays
+// put over unchanged frames and goes up by one on each change, and the scene kept is then the one a fresh build
+// gives (a stale cache would draw the old picture). Not timed: counted.
+TEST_CASE("frame: unchanged frames build no scene; each change of what is seen builds one, as a fresh build would") {
+    LabState s;
+    s.backend = BackendChoice::Cpu;
+    s.schedule.n = 4096;  // 16 blocks of 256: folded when fitted, arrows and labels when zoomed in
+    s.schedule.block = 256;
+    REQUIRE(s.rerun());
+    s.set_step(3);
+    float w = 900, h = 520;
+    const render::Scene* first = &frame_scene(s, w, h);
+    REQUIRE(s.scene_builds == 1);
+    CHECK(first->folded_events > 0);
+    for (int f = 0; f < 50; ++f) CHECK(&frame_scene(s, w, h) == first);
+    CHECK(s.scene_builds == 1);  // 50 frames that changed nothing: no fold
+
+    uint64_t builds = s.scene_builds;
+    const auto changes = [&](const std::string& what, const std::function<void()>& change) {
+        CAPTURE(what);
+        change();
+        frame_scene(s, w, h);
+        CHECK(s.scene_builds == builds + 1);
+        for (int f = 0; f < 5; ++f) frame_scene(s, w, h);
+        CHECK(s.scene_builds == builds + 1);  // and once built, kept
+        CHECK(json_of(s.last_scene) == fresh_json(s));
+        builds = s.scene_builds;
+    };
+    changes("a step forward", [&] { s.step_forward(); });
+    changes("a step back", [&] { s.step_back(); });
+    changes("values travelling (playback)", [&] { s.cursor.t = 0.4f; });
+    changes("the row complete", [&] { s.cursor.t = 1.0f; });
+    changes("the wheel", [&] { zoom(s, 8.0f, 400, 200); });
+    changes("more wheel: lanes with numbers and arrows", [&] { zoom(s, 16.0f, 400, 200); });
+    changes("a drag", [&] { pan(s, -30, 12); });
+    changes("F: fit", [&] { s.view_fitted = false; });
+    changes("the wheel again: boxes with numbers", [&] { zoom(s, 40.0f, 400, 200); });
+    changes("a wider window", [&] { w = 1000; });
+    changes("a taller window", [&] { h = 600; });
+    changes("the light theme", [&] { s.dark = false; });
+    changes("larger text", [&] { s.font_scale = 1.25f; });
+    changes("a click on an event: its cone", [&] { s.select(uint32_t(s.trace.events.size() - 1)); });
+    changes("a click on another event: another cone", [&] { s.select(0); });
+    const int shuffle = s.source.source.line_of("shuffle");
+    REQUIRE(shuffle > 0);
+    changes("a source line's events marked", [&] { pick_line(s, shuffle); });
+    changes("the marks cleared by a click on an event", [&] { s.select(3), line_of_selection(s); });
+    changes("presenter mode", [&] { s.presenter = true; });
+    changes("presenter mode follows the step", [&] { s.step_forward(); });
+    changes("presenter mode left: fitted again", [&] { s.presenter = false; });
+    changes("a new trace of the same size", [&] {
+        s.schedule.input.kind = InputKind::Equal;
+        REQUIRE(s.rerun());
+    });
+    for (int f = 0; f < 20; ++f) frame_scene(s, w, h);
+    CHECK(s.scene_builds == builds);
+
+    LabState g;  // the time view of a recorded GPU trace, the same cache
+    REQUIRE(g.load_trace(std::string(RLAB_SOURCE_DIR) + "/docs/gpu/traces/gpu-trace-eight.json"));
+    frame_scene(g, w, h);
+    REQUIRE(g.scene_builds == 1);
+    REQUIRE(g.set_time_view(true));
+    frame_scene(g, w, h);
+    frame_scene(g, w, h);
+    CHECK(g.scene_builds == 2);
+    CHECK(count_role(g.last_scene, render::BoxRole::TimeMark) > 0);
+    g.set_step(g.last());
+    frame_scene(g, w, h);
+    CHECK(g.scene_builds == 3);
+    CHECK(json_of(g.last_scene) == fresh_json(g));
 }
