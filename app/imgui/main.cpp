@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
     double invariants_ms = 0;
     const int bench_total = o.bench_frames > 0 ? o.bench_frames + 5 : 0;  // five warm-up frames are not counted
     int frame = 0, exit_code = 0;
+    uint64_t builds_before_timed = 0;  // --bench-frames: scenes built in the warm-up frames
     auto last = Clock::now();
     lab::CloseGuard close_guard;  // the window was closed with unsaved kernel edits: ask
     while (!glfwWindowShouldClose(window)) {
@@ -124,6 +125,7 @@ int main(int argc, char** argv) {
             invariants_ms += ms_between(c0, Clock::now());
         }
         if (bench_total && frame > 5) bench.ms.push_back(ms_between(t0, t1));
+        if (bench_total && frame == 5) builds_before_timed = s.scene_builds;
         const double cost_ms = lab::frame_cost_ms(ms_between(t0, t1), lab::process_cpu_ms() - cpu0);
         if (monkey && frame > 1 && cost_ms > slowest_ms)
             slowest_ms = cost_ms, slowest_frame = frame, slowest_events = monkey->this_frame() + "on " + describe(s.schedule) +
@@ -139,6 +141,7 @@ int main(int argc, char** argv) {
         glfwGetFramebufferSize(window, &bench.window_w, &bench.window_h);
         bench.canvas_w = s.canvas.w, bench.canvas_h = s.canvas.h, bench.zoom = s.zoom, bench.run_ms = s.run_ms;
         bench.events = s.trace.events.size(), bench.scene = &s.last_scene, bench.gl = renderer.gl_version();
+        bench.scene_build_ms = s.scene_build_ms, bench.scene_builds = (long long)(s.scene_builds - builds_before_timed);
         lab::print_frame_bench(stdout, "reduction-lab", bench);
     }
     if (monkey) {

@@ -8,7 +8,7 @@
 namespace rl::lab {
 
 struct FrameStats {
-    double p50 = 0, p90 = 0, p99 = 0, max = 0, mean = 0;
+    double p50 = 0, p90 = 0, p95 = 0, p99 = 0, max = 0, mean = 0;
 };
 
 // Nearest-rank percentiles of frame times in milliseconds (warm-up frames already left out by the caller).
@@ -21,6 +21,8 @@ struct FrameBench {
     float canvas_w = 0, canvas_h = 0;
     size_t events = 0;
     const render::Scene* scene = nullptr;  // the last scene drawn
+    double scene_build_ms = -1;          // what building it cost (-1: not known)
+    long long scene_builds = -1;         // scenes built during the timed frames (none when nothing changed; -1: not known)
     std::string zoom;                    // the start view (lab bench)
     double first_frame_ms = -1, run_ms = 0;  // time to the first frame shown, and the run + layout in it
     std::string gl;                      // the GL version string

@@ -239,6 +239,20 @@ TEST_CASE("e2e: a bug run shows undefined values, and bad input exits 2") {
     CHECK(count_of(err, "\n") == 1);
 }
 
+// --bench-frames draws frames that change nothing: the canvas's scene (the fold of the trace into boxes) is built in
+// the warm-up and kept, so no timed frame folds the trace again. Counted, not timed: a slow machine passes too.
+TEST_CASE("e2e: reduction-lab --bench-frames builds no scene in its unchanged timed frames") {
+    const std::string out = std::string(RLAB_TEST_TMP) + "/bench-frames.txt";
+    std::remove(out.c_str());
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --n 65536 --block 256 --items 4 --size 1280x720 --bench-frames 20 >" +
+                out) == 0);
+    const std::string report = slurp(out);
+    CHECK(report.find("reduction-lab bench: 20 frames") != std::string::npos);
+    CHECK(report.find("frame ms: p50") != std::string::npos);
+    CHECK(report.find("events folded, built in ") != std::string::npos);
+    CHECK(report.find("scenes built during the timed frames: 0\n") != std::string::npos);
+}
+
 TEST_CASE("e2e: rlab render writes the canvas as a PNG without a window") {
     const std::string png = std::string(RLAB_TEST_TMP) + "/render-eight.png";
     std::remove(png.c_str());

@@ -436,6 +436,8 @@ private slots:
         const QString out = QString::fromUtf8(p.readAllStandardOutput());
         QVERIFY(out.contains("reduction-lab-qt bench: 5 frames"));
         QVERIFY(out.contains("frame ms: p50"));
+        // Repaints that change nothing draw the scene kept: the trace is not folded again (app/lab/frame.h).
+        QVERIFY(out.contains("scenes built during the timed frames: 0\n"));
         // --bench-file with a file that is not there: exit 2, one line.
         p.start(RLAB_QT_EXE, {"--bench-file", dir + "/missing.json", "--quit"});
         QVERIFY(p.waitForFinished(60000));
