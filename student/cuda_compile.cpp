@@ -31,8 +31,6 @@ std::string cuda_quoted(const std::string& file) {
     return q + "\"";
 }
 
-bool cuda_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
 constexpr const char* kSubsetDoc = "docs/student-kernels.md, Plain CUDA";
 
 // Two of clang's messages say what went wrong but not what the lab offers: a kernel launched in device code
@@ -84,17 +82,6 @@ struct CudaTempDir {
 
 }  // namespace
 
-bool is_plain_cuda(std::string_view source) {
-    constexpr std::string_view marker = "RL_KERNEL";
-    for (size_t at = source.find(marker); at != std::string_view::npos; at = source.find(marker, at + 1)) {
-        const bool starts = at == 0 || !cuda_word_char(source[at - 1]);
-        const size_t end = at + marker.size();
-        const bool ends = end == source.size() || !cuda_word_char(source[end]);
-        if (starts && ends) return false;
-    }
-    return true;
-}
-
 std::string cuda_clang() {
     if (const char* c = std::getenv("RLAB_CLANG"); c && *c) return c;
     for (const char* name : {"clang-14", "clang"})
@@ -120,7 +107,7 @@ std::vector<std::string> cuda_compile_command(const std::string& clang, const st
             include_dir + "/rlab_prelude.h", "-I", include_dir, source_path};
 }
 
-CudaCompile compile_cuda_device(const std::string& file, const std::string& source) {
+CudaCompile compile_cuda_device(const std::string& file, const std::string& source, const std::string& kernel) {
     CudaCompile out;
     const std::string clang = cuda_clang();
     if (clang.empty()) {
@@ -137,6 +124,7 @@ CudaCompile compile_cuda_device(const std::string& file, const std::string& sour
         out.error = "cannot create a temporary folder for the CUDA compile";
         return out;
     }
+    const bool instance_line = kernel.find('<') != std::string::npos;
     const fs::path src = tmp.path / "kernel.cu";
     const fs::path bc = tmp.path / "kernel.bc";
     {
@@ -146,6 +134,12 @@ CudaCompile compile_cuda_device(const std::string& file, const std::string& sour
         std::ofstream f(src, std::ios::binary);
         f << "#line 1 " << cuda_quoted(file) << "\n" << text;
         if (!text.empty() && text.back() != '\n') f << '\n';
+        // clang emits a template kernel's instance only where the file instantiates it (a launch, an explicit
+        // instantiation). Taking the instance's address in a host function instantiates it as a launch would, with
+        // no need to know its parameters; its errors name a file of their own (kKernelInstanceFile).
+        if (instance_line)
+            f << "#line 1 " << cuda_quoted(kKernelInstanceFile) << "\n"
+              << "[[maybe_unused]] static void rlab_kernel_instance_() { (void)&" << kernel << "; }\n";
         if (!f) {
             out.error = "cannot write " + src.string();
             return out;
@@ -164,6 +158,9 @@ CudaCompile compile_cuda_device(const std::string& file, const std::string& sour
         return out;
     }
     if (r.timed_out || r.exit_code != 0) {
+        out.kernel_not_instantiated = instance_line && !r.timed_out && !out.diagnostics.empty();
+        for (const Diagnostic& d : out.diagnostics)
+            out.kernel_not_instantiated &= d.file == kKernelInstanceFile || d.message.rfind("warning: ", 0) == 0;
         const std::string first = first_error_line(out.diagnostics);
         out.error = r.timed_out     ? "clang did not finish within 120 s"
                     : first.empty() ? "clang failed (exit " + std::to_string(r.exit_code) + ")"

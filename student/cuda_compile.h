@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "student/cuda_source.h"  // is_plain_cuda
 #include "student/kernel_run.h"
 
 namespace rl::student {
@@ -15,10 +16,11 @@ struct CudaCompile {
     std::vector<Diagnostic> diagnostics;  // errors and warnings; warnings do not fail the compile
     std::string log;                      // clang's whole output
     std::string error;                    // when !ok: one line
+    bool kernel_not_instantiated = false; // when !ok: every error is in the line that instantiates `kernel`
 };
 
-// True when the file is plain CUDA: no RL_KERNEL (the lab's dialect, include/rlab/kernel.h) appears in it.
-bool is_plain_cuda(std::string_view source);
+// The file name clang's messages give the line that instantiates --kernel NAME<ARGS> (compile_cuda_device).
+inline constexpr const char* kKernelInstanceFile = "<rlab --kernel>";
 
 // The clang this program runs: $RLAB_CLANG, else clang-14, else clang on PATH; empty when there is none.
 std::string cuda_clang();
@@ -32,7 +34,9 @@ std::vector<std::string> cuda_compile_command(const std::string& clang, const st
                                               const std::string& source_path, const std::string& bitcode_path);
 
 // Compiles `source`, the text of the file named `file` (the name diagnostics and line tables give; the file's
-// folder is searched for its #include "..." headers). Throws rl::Error when the lab's headers are not found.
-CudaCompile compile_cuda_device(const std::string& file, const std::string& source);
+// folder is searched for its #include "..." headers). `kernel`, when it names a template's instance
+// (NAME<ARGS>, checked by kernel_name_problem), is made to exist in the bitcode even when the file never launches
+// it. Throws rl::Error when the lab's headers are not found.
+CudaCompile compile_cuda_device(const std::string& file, const std::string& source, const std::string& kernel = {});
 
 }  // namespace rl::student

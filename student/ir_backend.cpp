@@ -78,9 +78,72 @@ private:
 }  // namespace
 
 std::unique_ptr<KernelBackend> make_ir_backend(const simt::Module& module, const std::string& name) {
-    const simt::Kernel& k = simt::pick_kernel(module, name);
-    check_signature(k, module.file);
-    return std::make_unique<IrBackend>(k);
+    return make_ir_backend(simt::pick_kernel(module, name), module.file);
+}
+
+std::unique_ptr<KernelBackend> make_ir_backend(const simt::Kernel& kernel, const std::string& file) {
+    check_signature(kernel, file);
+    return std::make_unique<IrBackend>(kernel);
+}
+
+const simt::Kernel& choose_kernel(const simt::Module& module, const std::string& name,
+                                  const std::vector<CudaKernelDecl>& declared, uint32_t block) {
+    auto instances_of = [&](const std::string& base) {
+        std::vector<std::string> out;
+        for (const simt::Kernel& k : module.kernels)
+            if (k.name.rfind(base + "<", 0) == 0) out.push_back(k.name);
+        return out;
+    };
+    auto joined = [](const std::vector<std::string>& names) {
+        std::string out;
+        for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+        return out;
+    };
+    // The compiled kernels (a template's instances as clang names them, reduce6<256u>), then the templates the file
+    // declares and never instantiates: clang compiled nothing of those.
+    std::vector<std::string> listed;
+    std::vector<const CudaKernelDecl*> bare_templates;
+    for (const simt::Kernel& k : module.kernels) listed.push_back(k.name);
+    for (const CudaKernelDecl& d : declared)
+        if (d.is_template && instances_of(d.name).empty()) {
+            listed.push_back(d.name + "<...> (a template)");
+            bare_templates.push_back(&d);
+        }
+    if (name.empty()) {
+        if (listed.size() == 1 && module.kernels.size() == 1) return module.kernels[0];
+        if (listed.empty()) throw Error("no __global__ kernel in the file");
+        if (listed.size() == 1)
+            throw Error(bare_templates[0]->name + " is a template kernel (template <" + bare_templates[0]->template_params +
+                        ">) that the file never instantiates: name the instance to run with its template arguments, "
+                        "--kernel " + kernel_name_example(*bare_templates[0], block));
+        throw Error("the file has " + std::to_string(listed.size()) + " kernels (" + joined(listed) +
+                    "): name the one to run with --kernel NAME" +
+                    (bare_templates.empty() ? std::string()
+                                            : ", a template's with its arguments: --kernel " +
+                                                  kernel_name_example(*bare_templates[0], block)));
+    }
+    try {
+        return simt::pick_kernel(module, name);
+    } catch (const Error&) {
+        // worded below, with the templates the compile cannot know about
+    }
+    const size_t lt = name.find('<');
+    std::string base = name.substr(0, lt);
+    while (!base.empty() && base.back() == ' ') base.pop_back();
+    const CudaKernelDecl* decl = nullptr;
+    for (const CudaKernelDecl& d : declared)
+        if (d.name == base) decl = &d;
+    const std::vector<std::string> instances = instances_of(base);
+    if (lt == std::string::npos && ((decl && decl->is_template) || !instances.empty())) {
+        const std::string example = decl ? kernel_name_example(*decl, block) : instances.front();
+        throw Error("--kernel " + name + ": " + base + " is a template kernel: name it with its template arguments, e.g. --kernel " +
+                    example + (instances.empty() ? " (the file launches no instance of it; the lab makes the one named)"
+                                                 : " (the file instantiates " + joined(instances) + ")"));
+    }
+    if (lt != std::string::npos && decl && !decl->is_template)
+        throw Error("--kernel " + name + ": " + base + " is not a template kernel: name it --kernel " + base);
+    throw Error("--kernel " + name + ": the file has no kernel " + name + " (" +
+                (listed.empty() ? std::string("it has none") : "its kernels: " + joined(listed)) + ")");
 }
 
 }  // namespace rl::student

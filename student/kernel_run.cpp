@@ -116,6 +116,7 @@ KernelOutcome run_kernel(const KernelRequest& request) {
                                   std::to_string(s.block), "--backend", request.backend == Backend::Cuda ? "cuda" : "cpu",
                                   "--time-limit", limit};
     if (s.grid) argv.insert(argv.end(), {"--grid", std::to_string(s.grid)});
+    if (!request.kernel.empty()) argv.insert(argv.end(), {"--kernel", request.kernel});
     for (const auto& [name, value] : schedule_fields(s))
         if (name == "input" || name == "seed" || (name == "op" && request.op_given)) argv.insert(argv.end(), {"--" + name, value});
 

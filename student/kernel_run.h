@@ -19,6 +19,7 @@ std::string time_limit_problem(double seconds);
 
 struct KernelRequest {
     std::string file;              // the student's .cu file
+    std::string kernel;            // a plain CUDA file's kernel: NAME or a template's NAME<ARGS> (empty: its only one)
     Schedule schedule;             // n, block, grid (0: ceil(n / block)), input, seed; op when op_given
     bool op_given = false;         // false: the operator is the one the kernel combines with
     Backend backend = Backend::Cpu;  // resolved by the caller (auto -> app/backend)

@@ -2,7 +2,10 @@
 // writes the finished trace, so that whatever the kernel does (crash, endless loop, GPU hang) its caller survives.
 //
 //   rlab-kernel-runner FILE --out TRACE.json [--n N] [--block B] [--grid G] [--input KIND|v,v,...] [--seed S]
-//                      [--op sum|max|min|prod] [--backend cpu|cuda] [--time-limit S]
+//                      [--op sum|max|min|prod] [--backend cpu|cuda] [--time-limit S] [--kernel NAME]
+//
+// --kernel NAME picks the __global__ of a plain CUDA file (NAME, or a template's instance NAME<ARGS>, which the front
+// end makes exist when the file never launches it); a dialect file holds one kernel and takes no --kernel.
 //
 // Exit codes (student/kernel_run.cpp reads them):
 //   0  the trace was written to --out
@@ -75,23 +78,9 @@ void disarm_time_limit() {
     setitimer(ITIMER_REAL, &off, nullptr);
 }
 
-// `#include <rlab/kernel.h>` (or "rlab/kernel.h") on a line of its own.
-bool includes_dialect(const std::string& source) {
-    std::istringstream lines(source);
-    for (std::string line; std::getline(lines, line);) {
-        size_t at = line.find_first_not_of(" \t");
-        if (at == std::string::npos || line[at] != '#') continue;
-        at = line.find_first_not_of(" \t", at + 1);
-        if (at == std::string::npos || line.compare(at, 7, "include") != 0) continue;
-        at = line.find_first_not_of(" \t", at + 7);
-        if (at != std::string::npos && (line[at] == '<' || line[at] == '"') && line.compare(at + 1, 13, "rlab/kernel.h") == 0)
-            return true;
-    }
-    return false;
-}
-
 struct Args {
     std::string file, out, backend = "cpu";
+    std::string kernel;  // --kernel NAME: a plain CUDA file's kernel (empty: its only one)
     rl::Schedule schedule;
     bool op_given = false;
     double time_limit_s = 10.0;
@@ -113,6 +102,9 @@ Args parse(int argc, char** argv) {
         const std::string name = arg.substr(2);
         if (name == "out") {
             a.out = v;
+        } else if (name == "kernel") {
+            if (std::string why = rl::student::kernel_name_problem(v); !why.empty()) throw rl::Error("--kernel " + v + ": " + why);
+            a.kernel = v;
         } else if (name == "backend") {
             if (v != "cpu" && v != "cuda") throw rl::Error("--backend " + v + ": expected cpu or cuda");
             a.backend = v;
@@ -125,7 +117,7 @@ Args parse(int argc, char** argv) {
             if (std::string why = rl::set_field(a.schedule, name, v); !why.empty()) throw rl::Error(why);
             a.op_given |= name == "op";
         } else {
-            throw rl::Error(arg + ": unknown flag (allowed: --n --block --grid --input --seed --op --backend --out --time-limit)");
+            throw rl::Error(arg + ": unknown flag (allowed: --n --block --grid --input --seed --op --backend --out --time-limit --kernel)");
         }
     }
     if (a.file.empty()) throw rl::Error("no kernel file given (rlab-kernel-runner FILE.cu --out TRACE.json ...)");
@@ -145,14 +137,18 @@ int main(int argc, char** argv) {
         return fail(2, e.what());
     }
     std::unique_ptr<rl::student::KernelBackend> backend;
-    // A file that includes the lab's dialect (rlab/kernel.h) is one, RL_KERNEL or not: without it, the dialect's
-    // compile says what is missing.
-    const bool plain = rl::student::is_plain_cuda(source) && !includes_dialect(source);
+    const bool plain = rl::student::is_plain_cuda(source);
     if (plain && a.backend == "cuda") return fail(2, "plain CUDA runs on the emulator (--backend cpu) for now");
+    if (!plain && !a.kernel.empty())
+        return fail(2, "--kernel " + a.kernel + ": the file is in the lab's dialect (RL_KERNEL), one kernel per file: leave "
+                       "--kernel out (it names a kernel of a plain CUDA file)");
     try {
         if (plain) {
 #ifdef RLAB_HAVE_SIMT
-            rl::student::CudaCompile c = rl::student::compile_cuda_device(a.file, source);
+            const std::vector<rl::student::CudaKernelDecl> declared = rl::student::cuda_kernel_declarations(source);
+            rl::student::CudaCompile c = rl::student::compile_cuda_device(a.file, source, a.kernel);
+            if (!c.ok && c.kernel_not_instantiated)
+                return fail(2, rl::student::kernel_instance_problem(a.kernel, declared, a.schedule.block));
             if (!c.ok) {
                 if (!c.diagnostics.empty())
                     std::fputs(c.log.c_str(), stderr);
@@ -160,7 +156,14 @@ int main(int argc, char** argv) {
                     std::fprintf(stderr, "%s\n", rl::one_line(c.error, 400).c_str());
                 return 3;
             }
-            backend = rl::student::make_ir_backend(rl::simt::decode(c.bitcode, a.file), "");
+            const rl::simt::Module module = rl::simt::decode(c.bitcode, a.file);
+            const rl::simt::Kernel* kernel = nullptr;
+            try {
+                kernel = &rl::student::choose_kernel(module, a.kernel, declared, a.schedule.block);
+            } catch (const rl::Error& e) {
+                return fail(2, e.what());  // the request names no kernel of the file, or none of several
+            }
+            backend = rl::student::make_ir_backend(*kernel, a.file);
 #else
             return fail(3, "plain CUDA (a file without RL_KERNEL) needs the lab built with LLVM 14 (llvm-14-dev)");
 #endif
