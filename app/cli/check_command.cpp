@@ -28,8 +28,9 @@ CLI::App* add_check_command(CLI::App& app, CheckArgs& a) {
     c->add_option("--trace", a.trace_file,
                   "check a saved trace (rlab trace --format json) by the rules alone: its own hazards and bug names are ignored");
     c->add_option("--format", a.format, "text, or json ({\"hazards\": [...], \"notes\": [...]} as in the trace format)")->capture_default_str();
-    c->add_option("file", a.kernel.file, "a student's kernel (.cu with one RL_KERNEL): run and check it with --n --block --grid "
+    c->add_option("file", a.kernel.file, "a student's kernel (.cu with one RL_KERNEL, or plain CUDA): run and check it with --n --block --grid "
                                          "--input --seed --op");
+    add_kernel_name_option(*c, a.kernel);
     add_time_limit_option(*c, a.kernel);
     return c;
 }
@@ -70,7 +71,7 @@ int check_kernel_file(const CheckArgs& a) {
     if (a.format == "json") {
         write_hazards_json(std::cout, *t);
     } else {
-        print_kernel_header(std::cout, *t);
+        print_kernel_header(std::cout, *t, k.kernel);
         print_hazards(std::cout, *t);
         print_result(std::cout, *t, an);
     }
@@ -85,6 +86,9 @@ int run_check(const CheckArgs& a) {
                     " (docs/limits.md); repeat the command for more");
     if (a.format != "text" && a.format != "json") throw Error("--format " + a.format + ": expected text or json");
     if (!a.kernel.file.empty()) return check_kernel_file(a);
+    if (!a.kernel.kernel.empty())
+        throw Error("--kernel " + one_line(a.kernel.kernel) + ": names a kernel of a plain CUDA file: give the file too "
+                    "(rlab check FILE.cu --kernel NAME ...)");
     if (!a.trace_file.empty()) {
         if (a.runs != 1) throw Error("--runs runs a schedule again; a saved --trace is checked once: leave --runs out");
         return check_saved_trace(a);

@@ -15,6 +15,13 @@ void add_time_limit_option(CLI::App& cmd, lab::KernelSettings& k) {
         ->capture_default_str();
 }
 
+void add_kernel_name_option(CLI::App& cmd, lab::KernelSettings& k) {
+    cmd.add_option("--kernel", k.kernel,
+                   "with a plain CUDA file of several __global__ kernels: the one to run, NAME, or a template's instance "
+                   "with its arguments, NAME<ARGS> (e.g. reduce6<256>)")
+        ->type_name("NAME");
+}
+
 std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc) {
     std::string note;
     const student::KernelRequest request = lab::kernel_request(k, &note);
@@ -32,9 +39,10 @@ std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc) {
     return std::nullopt;
 }
 
-void print_kernel_header(std::ostream& out, const Trace& t) {
+void print_kernel_header(std::ostream& out, const Trace& t, const std::string& kernel) {
     const Schedule& s = t.schedule;
-    out << "Reduction Lab — " << (t.kernel_file.empty() ? std::string("student kernel") : t.kernel_file) << ": n " << s.n
+    out << "Reduction Lab — " << (t.kernel_file.empty() ? std::string("student kernel") : t.kernel_file)
+        << (kernel.empty() ? std::string() : " (kernel " + kernel + ")") << ": n " << s.n
         << ", block " << s.block << ", grid " << t.grid << ", " << to_string(s.op) << " over " << to_string(s.type) << "\n";
     out << "backend: " << (t.backend == Backend::Cuda ? "CUDA on " : "") << t.device << "\n";
 }

@@ -15,6 +15,8 @@ namespace rl::cli {
 
 // --time-limit S (the sizes and --backend are added by the command, which already has them or not).
 void add_time_limit_option(CLI::App& cmd, lab::KernelSettings& k);
+// --kernel NAME: which __global__ of a plain CUDA file runs (docs/plain-cuda.md, the launch contract).
+void add_kernel_name_option(CLI::App& cmd, lab::KernelSettings& k);
 
 // Runs the kernel. A trace when it ran (hazards and a wrong result are in it); otherwise the diagnostics or the
 // one-line reason are on stderr, `rc` is the exit code (2: it did not compile, or the request was bad; 1: it
@@ -22,8 +24,9 @@ void add_time_limit_option(CLI::App& cmd, lab::KernelSettings& k);
 // Throws rl::Error for a bad request (main prints it, exit 2).
 std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc);
 
-// The two header lines of a student kernel's report: the file, its sizes and operator, and where it ran.
-void print_kernel_header(std::ostream& out, const Trace& t);
+// The two header lines of a student kernel's report: the file (and the kernel --kernel named), its sizes and
+// operator, and where it ran.
+void print_kernel_header(std::ostream& out, const Trace& t, const std::string& kernel = {});
 // True when the result is not the exact reference (or is undefined): a failed grade.
 bool wrong_result(const Analysis& a);
 

@@ -15,14 +15,15 @@
 namespace rl::cli {
 
 CLI::App* add_run_command(CLI::App& app, KernelRunArgs& a) {
-    auto* c = app.add_subcommand("run", "run a student's kernel (a .cu file with one RL_KERNEL): its trace, result, depth and hazards; "
+    auto* c = app.add_subcommand("run", "run a student's kernel (a .cu file: one RL_KERNEL, or plain CUDA, --kernel NAME naming one of several): its trace, result, depth and hazards; "
                                         "exit 1 on hazards or a wrong result (notes about cost never), 2 on bad input or a compile error");
-    c->add_option("file", a.kernel.file, "the kernel file (#include <rlab/kernel.h>, one RL_KERNEL function)")->required();
+    c->add_option("file", a.kernel.file, "the kernel file (#include <rlab/kernel.h> and one RL_KERNEL function, or plain CUDA as nvcc takes it)")->required();
     lab::add_size_options(*c, a.kernel.sizes);
     c->add_option("--backend", a.kernel.backend, "auto|cpu|cuda (auto: the GPU when one is usable)")->capture_default_str();
     c->add_option("--format", a.format, "board (the trace level by level, result, depth, hazards), json, or chrome")
         ->capture_default_str();
     c->add_option("-o,--output", a.output, "write to FILE instead of standard output");
+    add_kernel_name_option(*c, a.kernel);
     add_time_limit_option(*c, a.kernel);
     return c;
 }
@@ -41,7 +42,7 @@ int run_run(const KernelRunArgs& a) {
         } else if (a.format == "chrome") {
             write_chrome_trace(out, t);
         } else {
-            print_kernel_header(out, t);
+            print_kernel_header(out, t, a.kernel.kernel);
             print_board(out, t);
             print_result(out, t, an);
             print_depth_table(out, t, an);

@@ -14,6 +14,7 @@
 #include "core/emulator.h"
 #include "core/file_io.h"
 #include "core/version.h"
+#include "student/cuda_source.h"
 
 namespace rl::lab {
 namespace {
@@ -68,6 +69,10 @@ void add_shared(CLI::App& app, Options& o) {
     app.add_flag("--numerics", o.numerics, "show the numerics comparison of orders (N toggles it)");
     app.add_option("--kernel", o.kernel, "open a student's kernel (.cu with one RL_KERNEL; docs/student-kernels.md), run it "
                                          "with --n --block --grid --input --seed --op, and run it again on every save");
+    app.add_option("--kernel-name", o.kernel_name,
+                   "with --kernel FILE.cu of several plain CUDA kernels: the one to run, NAME or a template's instance "
+                   "NAME<ARGS> (e.g. reduce6<256>); the kernel panel's field changes it")
+        ->type_name("NAME");
     app.add_option("--exercise", o.exercise, "open a lessons' exercise by name (`rlab lessons --exercise` lists them): "
                                              "its kernel with its own flags, in your own copy when the lessons are "
                                              "installed read-only");
@@ -115,6 +120,11 @@ std::string check(FrontEnd which, Options& o) {
     if (std::string e = check_view(o.view); !e.empty()) return e;
     if (o.bench_frames < 0) return "--bench-frames " + std::to_string(o.bench_frames) + ": expected 0 or more frames";
     if (o.zoom != "fit" && o.zoom != "lane") return "--zoom " + o.zoom + ": expected fit or lane";
+    if (!o.kernel_name.empty() && o.kernel.empty())
+        return "--kernel-name " + one_line(o.kernel_name) + ": names a kernel of the --kernel FILE.cu: give --kernel too";
+    if (!o.kernel_name.empty())
+        if (std::string why = student::kernel_name_problem(o.kernel_name); !why.empty())
+            return "--kernel-name " + one_line(o.kernel_name) + ": " + why;
     if (o.edit && o.kernel.empty() && o.exercise.empty())
         return "--edit: edits a student's kernel in the source panel; give --kernel FILE.cu or --exercise NAME too";
     if (!o.lesson_file.empty() && !o.lesson.empty())
@@ -149,7 +159,7 @@ std::string check(FrontEnd which, Options& o) {
             std::error_code ec;
             if (!std::filesystem::is_regular_file(o.kernel, ec))
                 return "--kernel " + one_line(o.kernel) + ": no such file (a .cu file that includes <rlab/kernel.h>)";
-            o.kernel_request = kernel_request({o.kernel, o.schedule_flags, o.backend, 10.0}, &o.kernel_note);
+            o.kernel_request = kernel_request({o.kernel, o.kernel_name, o.schedule_flags, o.backend, 10.0}, &o.kernel_note);
         }
     } catch (const Error& e) {
         return (o.kernel.empty() ? "" : "--kernel " + one_line(o.kernel) + ": ") + e.what();
