@@ -1,10 +1,13 @@
 // app/imgui/panel_kernel.cpp — the lab bench's kernel panel: a path field to open a student's kernel (Ctrl+O focuses
 // it), the run's status ("running…" while the last trace stays shown), the compiler's errors with file and line (a
-// click marks the line in the source panel), and the result and hazards of the trace shown.
+// click marks the line in the source panel), the kernel field of a plain CUDA file of several kernels, and the
+// result and hazards of the trace shown.
 #include <imgui.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "app/imgui/panels.h"
 #include "app/lab/kernel_request.h"
@@ -26,6 +29,46 @@ void open_path(LabState& s, const std::string& path) {
     } catch (const std::exception& e) {
         s.error = e.what();
     }
+}
+
+// Which kernel of a plain CUDA file runs: a field (NAME, or a template's NAME<ARGS>) and a list of the kernels the
+// file's text declares, a template with the block size as its example argument. Shown for a plain CUDA file that
+// declares any kernel, or once a name is set; Enter or a pick runs that kernel.
+void kernel_name_field(LabState& s) {
+    KernelSession& k = *s.kernel;
+    static char name[256] = "";
+    static std::string shown;
+    if (shown != k.request().kernel) {  // --kernel-name, or another file opened: the field shows the request's
+        shown = k.request().kernel;
+        std::snprintf(name, sizeof name, "%s", shown.c_str());
+    }
+    static std::string listed_text;
+    static uint32_t listed_block = 0;
+    static std::vector<std::string> choices;
+    if (listed_text != k.text || listed_block != k.request().schedule.block) {  // the file's text as last run
+        listed_text = k.text;
+        listed_block = k.request().schedule.block;
+        choices = kernel_choices(listed_text, listed_block);
+    }
+    if (choices.empty() && shown.empty()) return;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Kernel");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-ImGui::GetFrameHeight() - ImGui::GetStyle().ItemSpacing.x);
+    const bool enter = ImGui::InputTextWithHint("##kernel-name", "NAME or NAME<ARGS> (a file of several kernels)", name,
+                                                sizeof name, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("the __global__ to run; a template with its arguments, e.g. reduce6<256> (Enter runs it)");
+    ImGui::SameLine();
+    if (ImGui::BeginCombo("##kernel-choices", nullptr, ImGuiComboFlags_NoPreview | ImGuiComboFlags_PopupAlignLeft)) {
+        for (const std::string& c : choices)
+            if (ImGui::Selectable(c.c_str(), c == shown)) {
+                std::snprintf(name, sizeof name, "%s", c.c_str());
+                k.set_kernel(c);
+            }
+        ImGui::EndCombo();
+    }
+    if (enter) k.set_kernel(name);
 }
 
 }  // namespace
@@ -52,6 +95,7 @@ void kernel_opener(LabState& s) {
 void kernel_panel(LabState& s, const Rect& r) {
     if (!begin_fixed("Your kernel##kernel", r)) return ImGui::End();
     kernel_opener(s);
+    kernel_name_field(s);
     KernelSession& k = *s.kernel;
     const student::KernelRequest& q = k.request();
     ImGui::Separator();

@@ -73,6 +73,15 @@ void KernelSession::start() {
     launch_locked();
 }
 
+void KernelSession::set_kernel(const std::string& name) {
+    if (!active()) return;
+    {
+        std::lock_guard lock(m_);
+        request_.kernel = name;
+    }
+    start();
+}
+
 void KernelSession::launch_locked() {
     if (worker_.joinable()) worker_.join();  // the last worker has finished: busy_ was false
     busy_ = true;

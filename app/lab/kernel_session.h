@@ -36,6 +36,9 @@ public:
     void close();
     // Starts a run of the file as it is now. While one runs, the new one starts when it ends (saves come in bursts).
     void start();
+    // Runs the kernel `name` of a plain CUDA file from now on (the kernel field: NAME or NAME<ARGS>; empty: the
+    // file's only kernel) and starts a run. The worker reads the request under the session's lock.
+    void set_kernel(const std::string& name);
     bool running() const;
     // Polls the file's modification time and size (the lab bench, about twice a second; the classroom on its
     // watcher's signal); starts a run when they changed since the last start, so a save that started its own run

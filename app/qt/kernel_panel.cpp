@@ -1,7 +1,10 @@
 // app/qt/kernel_panel.cpp — the kernel dock: watch, re-run on save, poll the worker, show errors and the result.
 #include "app/qt/kernel_panel.h"
 
+#include <QComboBox>
 #include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLineEdit>
 #include <algorithm>
 #include <QLabel>
 #include <QListWidget>
@@ -17,6 +20,19 @@ KernelPanel::KernelPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
     file_ = new QLabel(this);
     file_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     file_->setWordWrap(true);
+    // A plain CUDA file of several kernels, or a template kernel, runs the one named here (rlab run's --kernel NAME).
+    kernel_row_ = new QWidget(this);
+    auto* row = new QHBoxLayout(kernel_row_);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(new QLabel("Kernel", kernel_row_));
+    kernel_name_ = new QComboBox(kernel_row_);
+    kernel_name_->setObjectName("kernelName");
+    kernel_name_->setEditable(true);
+    kernel_name_->setInsertPolicy(QComboBox::NoInsert);
+    kernel_name_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    kernel_name_->lineEdit()->setPlaceholderText("NAME or NAME<ARGS> (a file of several kernels)");
+    kernel_name_->setToolTip("the __global__ to run; a template with its arguments, e.g. reduce6<256> (Enter runs it)");
+    row->addWidget(kernel_name_, 1);
     status_ = new QLabel(this);
     status_->setObjectName("kernelStatus");
     status_->setWordWrap(true);
@@ -28,6 +44,7 @@ KernelPanel::KernelPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
     rerun_ = new QPushButton("Run again", this);
     rerun_->setToolTip("the file is watched: saving it runs it again");
     v->addWidget(file_);
+    v->addWidget(kernel_row_);
     v->addWidget(status_);
     v->addWidget(rerun_);
     v->addWidget(result_);
@@ -37,6 +54,16 @@ KernelPanel::KernelPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
         c_.lab.kernel->start();
         refresh();
     });
+    // A kernel picked from the list, or a name typed and Enter: run that kernel.
+    auto run_named = [this](const QString& name) {
+        const std::string n = name.trimmed().toStdString();
+        if (!c_.lab.kernel->active() || n == c_.lab.kernel->request().kernel) return;
+        c_.lab.kernel->set_kernel(n);
+        refresh();
+    };
+    connect(kernel_name_, qOverload<int>(&QComboBox::activated), this,
+            [this, run_named](int index) { run_named(kernel_name_->itemText(index)); });
+    connect(kernel_name_->lineEdit(), &QLineEdit::returnPressed, this, [this, run_named] { run_named(kernel_name_->currentText()); });
     connect(errors_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
         const int line = item->data(Qt::UserRole).toInt();
         if (line <= 0) return;
@@ -89,9 +116,27 @@ void KernelPanel::poll() {
     }
 }
 
+void KernelPanel::list_kernels() {
+    lab::KernelSession& k = *c_.lab.kernel;
+    const uint32_t block = k.request().schedule.block;
+    if (listed_text_ != k.text || listed_block_ != block) {
+        listed_text_ = k.text;
+        listed_block_ = block;
+        const QString typed = kernel_name_->currentText();
+        kernel_name_->clear();
+        for (const std::string& name : lab::kernel_choices(listed_text_, block)) kernel_name_->addItem(QString::fromStdString(name));
+        kernel_name_->setCurrentText(typed);
+    }
+    // The request's kernel, unless the student is typing another one.
+    const QString asked = QString::fromStdString(k.request().kernel);
+    if (!kernel_name_->lineEdit()->hasFocus() && kernel_name_->currentText() != asked) kernel_name_->setCurrentText(asked);
+    kernel_row_->setVisible(k.active() && (kernel_name_->count() > 0 || !asked.isEmpty()));
+}
+
 void KernelPanel::refresh() {
     lab::KernelSession& k = *c_.lab.kernel;
     setEnabled(k.active());
+    list_kernels();
     // The note says where an exercise's working copy lives and why the emulator runs it when no GPU is usable.
     const QString note = c_.lab.backend_note.empty()
                              ? QString()

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app/lab/exercise_links.h"
+#include "app/lab/kernel_request.h"
 #include "app/lab/lab_state.h"
 #include "app/lab/options.h"
 #include "tests/support/helpers.h"
@@ -89,6 +90,62 @@ TEST_CASE("--kernel: checked options, the first run, and a save polled and run a
     for (const Event& e : s.trace.events) shuffles += e.kind == EventKind::Shuffle;
     CHECK(shuffles == 64 * 3);
     CHECK(!s.poll_kernel());  // nothing changed since: no run
+}
+
+// A plain CUDA file of two kernels in the lab bench: --kernel-name picks one at startup, the kernel field's list
+// (kernel_choices) offers the file's kernels, and set_kernel runs another; --kernel-name is refused without --kernel
+// and for a name that is no name, each in one line.
+TEST_CASE("--kernel-name: a plain CUDA file's kernel, switched in the kernel field") {
+    const std::string course = std::string(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/course_two_kernels.cu";
+    std::ostringstream out, err;
+    lab::Options o;
+    {
+        const char* argv[] = {"reduction-lab", "--kernel-name", "finish_sum"};
+        CHECK(lab::parse_options(lab::FrontEnd::LabBench, 3, argv, o, out, err) == 2);
+        CHECK(err.str() == "reduction-lab: --kernel-name finish_sum: names a kernel of the --kernel FILE.cu: give --kernel too\n");
+    }
+    err.str("");
+    o = lab::Options{};
+    {
+        const char* argv[] = {"reduction-lab-qt", "--kernel", course.c_str(), "--kernel-name", "finish_sum;"};
+        CHECK(lab::parse_options(lab::FrontEnd::Classroom, 5, argv, o, out, err) == 2);
+        const std::string e = err.str();
+        CHECK(e.rfind("reduction-lab-qt: --kernel-name finish_sum;: expected a kernel's name", 0) == 0);
+        CHECK(std::count(e.begin(), e.end(), '\n') == 1);
+    }
+    err.str("");
+    o = lab::Options{};
+    const char* argv[] = {"reduction-lab", "--kernel", course.c_str(), "--kernel-name", "finish_sum", "--n", "256", "--block", "256"};
+    REQUIRE(lab::parse_options(lab::FrontEnd::LabBench, 9, argv, o, out, err) == -1);
+    CHECK(o.kernel_request.kernel == "finish_sum");
+    // --backend auto on a plain CUDA file: the emulator, and the note says why.
+    CHECK(o.kernel_request.backend == Backend::Cpu);
+    CHECK(o.kernel_note == "plain CUDA (no RL_KERNEL): using the CPU emulator, where plain CUDA runs for now");
+
+    lab::LabState s;
+    REQUIRE(s.open_kernel_and_wait(o.kernel_request).empty());
+    if (s.kernel->error.find("LLVM") != std::string::npos || s.kernel->error.find("clang-14 was not found") != std::string::npos) {
+        MESSAGE("SKIPPED: " << s.kernel->error);
+        return;
+    }
+    REQUIRE(s.kernel->error.empty());
+    auto result = [&] { return format_value(s.trace.schedule.op, s.trace.schedule.type, s.trace.result_value); };
+    CHECK(result() == "32896");  // one block over 1..256
+    CHECK(lab::kernel_choices(s.kernel->text, 256) == std::vector<std::string>{"block_partials", "finish_sum"});
+    CHECK(lab::kernel_choices(sum_kernel(), 256).empty());  // a dialect file: no field
+
+    // The field picks the other kernel: it runs (one block of 256 here too, the same sum).
+    s.kernel->set_kernel("block_partials");
+    s.kernel->wait();
+    REQUIRE(s.take_kernel_run());
+    REQUIRE(s.kernel->error.empty());
+    CHECK(s.kernel->request().kernel == "block_partials");
+    CHECK(result() == "32896");
+    // A name the file lacks: the run's one line lists the kernels there are.
+    s.kernel->set_kernel("nope");
+    s.kernel->wait();
+    REQUIRE(s.take_kernel_run());
+    CHECK(s.kernel->error == "--kernel nope: the file has no kernel nope (its kernels: block_partials, finish_sum)");
 }
 
 TEST_CASE("an exercise opens with its own flags") {

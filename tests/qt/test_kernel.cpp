@@ -4,9 +4,11 @@
 // counted from the kernel text and the sizes here, not from the panel's model.
 #include <QAbstractButton>
 #include <QApplication>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -15,6 +17,7 @@
 #include <QTextBlock>
 #include <QTimer>
 #include "app/lab/source_view.h"
+#include "app/qt/kernel_panel.h"
 #include "app/qt/main_window.h"
 
 using namespace rl;
@@ -186,6 +189,51 @@ private slots:
         const QString text = w.kernel()->result()->text();
         QVERIFY2(text.contains("<span style='color:#4a90d9'>note (atomic-contention)</span>"), qPrintable(text));
         QVERIFY2(!text.contains("#e8743b"), qPrintable(text));
+    }
+
+    // A plain CUDA file of two kernels: the run says to name one (one line listing both), the kernel field lists
+    // both, a pick runs that one, and a typed name the file lacks is refused with the list again.
+    void names_the_kernel_of_a_plain_cuda_file() {
+        const QString path =
+            student_file("student_two_kernels.cu", read(QString(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/course_two_kernels.cu"));
+        qt::Classroom c;
+        Schedule sizes;
+        sizes.n = 256;
+        sizes.block = 256;
+        QVERIFY(c.open_schedule(sizes));
+        qt::MainWindow w(c);
+        QVERIFY(show(w));
+        QCOMPARE(w.open_kernel_file(path), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && !c.lab.kernel->text.empty(), kWait);
+        const std::string& first = c.lab.kernel->error;
+        if (first.find("LLVM") != std::string::npos || first.find("clang-14 was not found") != std::string::npos)
+            QSKIP(first.c_str());
+        QCOMPARE(QString::fromStdString(first),
+                 QString("the file has 2 kernels (block_partials, finish_sum): name the one to run with --kernel NAME"));
+        QComboBox* field = w.kernel()->kernel_name();
+        QTRY_VERIFY(field->isVisible());
+        QCOMPARE(field->count(), 2);
+        QCOMPARE(field->itemText(0), QString("block_partials"));
+        QCOMPARE(field->itemText(1), QString("finish_sum"));
+
+        // A pick from the list runs it: one block sums 1..256.
+        field->setCurrentIndex(1);
+        emit field->activated(1);
+        QTRY_VERIFY_WITH_TIMEOUT(c.lab.trace.kernel_file == path.toStdString() && !c.lab.kernel->running(), kWait);
+        QCOMPARE(QString::fromStdString(c.lab.kernel->request().kernel), QString("finish_sum"));
+        QVERIFY2(c.lab.kernel->error.empty(), c.lab.kernel->error.c_str());
+        const Schedule& s = c.lab.trace.schedule;
+        QCOMPARE(QString::fromStdString(format_value(s.op, s.type, c.lab.trace.result_value)), QString("32896"));
+        QCOMPARE(field->currentText(), QString("finish_sum"));
+
+        // A typed name and Enter: the file has no such kernel, and the line lists those it has.
+        field->lineEdit()->selectAll();
+        QTest::keyClicks(field->lineEdit(), "finish");
+        QTest::keyClick(field->lineEdit(), Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && !c.lab.kernel->error.empty(), kWait);
+        QCOMPARE(QString::fromStdString(c.lab.kernel->error),
+                 QString("--kernel finish: the file has no kernel finish (its kernels: block_partials, finish_sum)"));
+        QCOMPARE(field->currentText(), QString("finish"));
     }
 
     // Editing in the source dock: Ctrl+E opens the editor on the file, typed keys go to it (not to the window's
