@@ -26,6 +26,21 @@ _rlab() {
     local help
     help=$(_rlab_help "$cmd")
 
+    if [[ $prev == --kernel && ( $cmd == run || $cmd == check ) ]]; then
+        # A plain CUDA file's kernels: the names after __global__ in the FILE.cu on the line (a template's name needs
+        # its arguments after it, reduce6<256>; rlab says so when they are missing).
+        local file=""
+        for ((i = 1; i < COMP_CWORD; i++)); do
+            w=${COMP_WORDS[i]}
+            [[ $w == *.cu && -f $w ]] && file=$w
+        done
+        if [[ -n $file ]]; then
+            local names
+            names=$(sed -n 's/.*__global__[^(]*[^A-Za-z0-9_(]\([A-Za-z_][A-Za-z0-9_]*\)[[:space:]]*(.*/\1/p' "$file" | sort -u)
+            COMPREPLY=($(compgen -W "$names" -- "$cur"))
+        fi
+        return 0
+    fi
     if [[ $prev == -* ]]; then
         # The option's line: "  -o,--output TEXT    description"; a flag without a value has no TEXT/INT/... word.
         local line

@@ -38,5 +38,10 @@ expect_has "rlab trace --input " "cancellation"
 expect "rlab lessons --ch" "--check"
 expect_has "rlab bench --" "--recorded"
 expect "rlab --vers" "--version"
+# --kernel NAME of rlab run and check: the __global__ kernels of the plain CUDA file on the line.
+corpus=$(cd "$(dirname "$0")/../cuda/corpus" && pwd)
+expect_has "rlab run --" "--kernel"
+expect "rlab run $corpus/course_two_kernels.cu --kernel " "block_partials finish_sum"
+expect "rlab check $corpus/course_two_kernels.cu --n 8 --kernel f" "finish_sum"
 [ "$fails" -eq 0 ] && echo "bash completion: all passed"
 exit $((fails > 0))
