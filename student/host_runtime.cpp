@@ -1,5 +1,7 @@
 // student/host_runtime.cpp — runs a student's kernel plugin on the CPU: one fiber per thread of a block, each
-// warp in lock step to its next memory access, shuffle, barrier or __syncwarp; blocks one after another.
+// warp in lock step to its next memory access, shuffle, barrier or __syncwarp, the warps of a block taking turns
+// (round robin: one access, shuffle or __syncwarp per turn, as the plain-CUDA engine's warps); blocks one after
+// another.
 // The semantics (interface-16.md section 3): a shuffle completes when every lane its mask names waits at a
 // shuffle or has exited; a barrier when every non-exited thread of the block waits at the same __syncthreads()
 // (source line); when nothing can move the kernel hangs. Records follow core/student_record.h so the GPU's records of the same kernel match.
@@ -535,21 +537,21 @@ struct Launch {
         return c != 0;
     }
 
-    // Runs warp w in lock step (round after round, each runnable lane to its next point) until it is stuck.
+    // One turn of warp w: each runnable lane makes its pending access and runs to its next point (an access it
+    // stops before, a shuffle, a barrier, __syncwarp, its exit), then a shuffle or __syncwarp its lanes now wait at
+    // completes. The warps of a block take turns, so a warp's accesses interleave with the others' one by one, as on
+    // the plain-CUDA engine (simt/launch.cpp): a missing barrier lets another warp's store in between (or not) the
+    // same way on both CPU paths. False: nothing moved.
     bool run_warp(uint32_t w) {
         bool moved = false;
-        for (;;) {
-            bool any = false;
-            for (uint32_t lane = 0; lane < 32 && 32 * w + lane < in.block; ++lane) {
-                ThreadState& t = threads[32 * w + lane];
-                if (t.wait != Wait::Run && t.wait != Wait::Access) continue;
-                resume(t);
-                any = true;
-                if (stopped) return true;
-            }
-            if (!any && !complete_shuffle(w) && !complete_warpsync(w)) return moved;
+        for (uint32_t lane = 0; lane < 32 && 32 * w + lane < in.block; ++lane) {
+            ThreadState& t = threads[32 * w + lane];
+            if (t.wait != Wait::Run && t.wait != Wait::Access) continue;
+            resume(t);
             moved = true;
+            if (stopped) return true;
         }
+        return complete_shuffle(w) || complete_warpsync(w) || moved;
     }
 
     void hang() {

@@ -1,7 +1,8 @@
 // tests/simt/test_simt_dialect.cpp — the fiber runtime (student/host_runtime.cpp) is the reference for what a record
 // holds: a kernel of the lab's dialect (tests/student/kernels) and the same kernel in plain CUDA, line for line
 // (tests/simt/kernels/dialect), give the same trace event by event. Only an identity fill's line may differ: the
-// dialect fills where `rl::identity` is written, plain CUDA where the constant is first used.
+// dialect fills where `rl::identity` is written, plain CUDA where the constant is first used. A racy kernel too:
+// both CPU paths interleave a block's warps one access at a time, so a missing barrier lets the same stores in.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -25,17 +26,18 @@ std::string hazard_kinds(const Trace& t) {
     return s;
 }
 
-void same_trace(const std::string& kernel, uint64_t n, uint32_t block) {
-    CAPTURE(kernel);
+// The dialect's kernel at `dialect_path` (under the source folder) against tests/simt/kernels/dialect/PLAIN.
+Trace same_trace(const std::string& dialect_path, const std::string& plain, uint64_t n, uint32_t block) {
+    CAPTURE(dialect_path);
     CAPTURE(n);
     CAPTURE(block);
-    const student::KernelOutcome dialect = run_path(std::string(RLAB_SOURCE_DIR) + "/tests/student/kernels/" + kernel, n, block);
-    const student::KernelOutcome plain = run_path(kernel_path("dialect/" + kernel), n, block);
+    const student::KernelOutcome dialect = run_path(std::string(RLAB_SOURCE_DIR) + "/" + dialect_path, n, block);
+    const student::KernelOutcome plain_run = run_path(kernel_path("dialect/" + plain), n, block);
     INFO(dialect.error);
-    INFO(plain.error);
+    INFO(plain_run.error);
     REQUIRE(dialect.ok);
-    REQUIRE(plain.ok);
-    const Trace &a = dialect.trace, &b = plain.trace;
+    REQUIRE(plain_run.ok);
+    const Trace &a = dialect.trace, &b = plain_run.trace;
     REQUIRE(a.events.size() == b.events.size());
     size_t differ = 0;
     for (size_t i = 0; i < a.events.size(); ++i) {
@@ -52,6 +54,11 @@ void same_trace(const std::string& kernel, uint64_t n, uint32_t block) {
     CHECK(differ == 0);
     CHECK(a.result_value == b.result_value);
     CHECK(hazard_kinds(a) == hazard_kinds(b));
+    return a;
+}
+
+void same_trace(const std::string& kernel, uint64_t n, uint32_t block) {
+    same_trace("tests/student/kernels/" + kernel, kernel, n, block);
 }
 
 TEST_CASE("simt: plain CUDA gives the dialect's trace: shared-memory tree, shared arrays of warp partials") {
@@ -73,6 +80,34 @@ TEST_CASE("simt: plain CUDA gives the dialect's trace: grid-stride doubles, an u
     for (const char* kernel : {"grid_stride.cu", "warp_scan_up.cu", "last_block.cu"}) {
         same_trace(kernel, 100, 64);
         same_trace(kernel, 300, 128);
+    }
+}
+
+// lessons/exercises/missing-barrier: a shared-memory tree with no barrier between its levels. Warp 0 reads at stride
+// 32 the slots warp 1 stores at stride 64; with the warps taking turns one access each, warp 1's store comes first,
+// on both paths (a warp run to its barrier would read the element instead: the paths would disagree).
+TEST_CASE("simt: plain CUDA gives the dialect's trace: a racy tree, the missing-barrier exercise") {
+    if (!have_clang()) {
+        MESSAGE("SKIPPED: clang-14 is not installed (Debian: clang-14)");
+        return;
+    }
+    const std::string exercise = "lessons/exercises/missing-barrier/kernel.cu";
+    for (const auto& [n, block] : {std::pair{100, 128}, {300, 128}, {64, 64}}) {
+        const Trace t = same_trace(exercise, "missing_barrier_tree.cu", uint64_t(n), uint32_t(block));
+        CHECK(!t.hazards.empty());  // a block of 64: only warp 0 reads after stride 32, unordered in its warp
+        if (block != 128) continue;
+        CHECK(hazard_kinds(t).find("shared-memory-race") != std::string::npos);
+        // Thread 0's load of slot 32 (stride 32) saw thread 32's store of stride 64, not its first.
+        const Event* load = nullptr;
+        for (const Event& e : t.events)
+            if (e.kind == EventKind::SharedLoad && e.block == 0 && e.thread == 0 && e.detail == 32) load = &e;
+        REQUIRE(load);
+        REQUIRE(load->dep[0] != kNoEvent);
+        const Event& store = t.events[load->dep[0]];
+        CHECK(store.thread == 32);
+        CHECK(store.kind == EventKind::SharedStore);
+        CHECK(store.dep[0] != kNoEvent);
+        CHECK(t.events[store.dep[0]].kind == EventKind::Combine);  // s[32] + s[96], not the element
     }
 }
 
