@@ -67,7 +67,7 @@ void add_shared(CLI::App& app, Options& o) {
                    "bench results JSON (`rlab bench --json`) for the timings view (default: $RLAB_BENCH_FILE, else the "
                    "newest docs/bench/*.json installed next to the program or in the source tree)");
     app.add_flag("--numerics", o.numerics, "show the numerics comparison of orders (N toggles it)");
-    app.add_option("--kernel", o.kernel, "open a student's kernel (.cu with one RL_KERNEL; docs/student-kernels.md), run it "
+    app.add_option("--kernel", o.kernel, "open a student's kernel (.cu with one RL_KERNEL, or plain CUDA; docs/student-kernels.md), run it "
                                          "with --n --block --grid --input --seed --op, and run it again on every save");
     app.add_option("--kernel-name", o.kernel_name,
                    "with --kernel FILE.cu of several plain CUDA kernels: the one to run, NAME or a template's instance "
