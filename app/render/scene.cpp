@@ -158,6 +158,14 @@ Layout build_layout(const Trace& t) {
             return std::min(a.src_col, a.dst_col) < std::min(b.src_col, b.dst_col);
         });
         std::stable_sort(r.marks.begin(), r.marks.end(), [](const Mark& a, const Mark& b) { return a.col0 < b.col0; });
+        r.marks_end.resize(r.marks.size());
+        for (size_t k = 0; k < r.marks.size(); ++k) r.marks_end[k] = std::max(k ? r.marks_end[k - 1] : 0u, r.marks[k].col1);
+        // Masks by column (an emulator records them so already; stable: a warp met twice keeps its order).
+        const auto mask_col = [&](uint32_t ev) { return uint32_t(l.column(t.events[ev].block, t.events[ev].warp() * 32)); };
+        std::stable_sort(r.mask_events.begin(), r.mask_events.end(),
+                         [&](uint32_t a, uint32_t b) { return mask_col(a) < mask_col(b); });
+        r.mask_cols.resize(r.mask_events.size());
+        for (size_t k = 0; k < r.mask_events.size(); ++k) r.mask_cols[k] = mask_col(r.mask_events[k]);
         if (r.has_hazard) l.hazard_rows.push_back(s);
     }
     for (const Hazard& h : t.hazards)
@@ -418,20 +426,34 @@ struct Builder {
 
     void build_marks(const Row& r, float y, bool folded) {
         const auto key = [](const Mark& m) { return m.col0; };
+        // A mark's box as drawn: 2 px inside its columns, and never narrower than 2 px.
+        const auto left = [&](const Mark& m) { return col_x(m.col0) + 2.0f; };
+        const auto right_of = [&](uint32_t col1) { return col_x(double(col1) + 1.0) - 2.0f; };
+        const auto right = [&](float x0, uint32_t col1) { return std::max(x0 + 2.0f, right_of(col1)); };
         size_t i = lower_index(r.marks, uint64_t(std::max(0.0, c_lo - double(l.threads))), key);
-        float last_x1 = -1e9f;
+        float last_x1 = -1e9f;  // the right edge of the last box (folded: of every mark folded into it)
         for (; i < r.marks.size() && r.marks[i].col0 <= c_hi; ++i) {
             const Mark& m = r.marks[i];
-            float x0 = col_x(m.col0) + 2.0f, x1 = col_x(double(m.col1) + 1.0) - 2.0f;
+            const float x0 = left(m), xr = right_of(m.col1), x1 = std::max(x0 + 2.0f, xr);
             if (x1 < v.gutter()) continue;
             if (folded && x0 <= last_x1 + 3.0f) {  // fold marks that touch on screen
-                s.boxes.back().w = std::max(s.boxes.back().w, x1 - s.boxes.back().x);
                 last_x1 = std::max(last_x1, x1);
+                // Every later mark starting within reach folds in too: found by binary search and measured by the
+                // prefix maximum of their end columns, so a row of 100,000 warps costs what its pixels do.
+                const auto run_end = std::partition_point(r.marks.begin() + long(i) + 1, r.marks.end(), [&](const Mark& n) {
+                    return n.col0 <= c_hi && left(n) <= last_x1 + 3.0f;
+                });
+                const size_t k = size_t(run_end - r.marks.begin());
+                if (k > i + 1) {
+                    last_x1 = std::max(last_x1, right(left(r.marks[k - 1]), r.marks_end[k - 1]));
+                    i = k - 1;
+                }
+                s.boxes.back().w = std::max(s.boxes.back().w, last_x1 - s.boxes.back().x);
                 continue;
             }
             const Event& e = t.events[m.event];
             Color fill = e.flags & kHazard ? P.hazard : P.barrier;
-            s.boxes.push_back({x0, y + v.row_h * 0.38f, std::max(2.0f, x1 - x0), v.row_h * 0.3f, fill, fill, 1.0f, 2.0f,
+            s.boxes.push_back({x0, y + v.row_h * 0.38f, std::max(2.0f, xr - x0), v.row_h * 0.3f, fill, fill, 1.0f, 2.0f,
                                Pattern::Bars, BoxRole::Barrier, 1, m.event, 1});
             if (!in_cone(m.event)) s.boxes.back().fill.a *= 0.3f;
             if (v.is_marked(m.event)) s.boxes.back().edge = P.line_mark, s.boxes.back().edge_w = 4.0f;
@@ -486,7 +508,12 @@ struct Builder {
     // The shuffle's 32-lane mask over each warp: lit lanes are named, grey ones are not.
     void build_mask(const Row& r) {
         const float mh = std::clamp(v.row_h * 0.06f, 3.0f, 6.0f * fs), my = box_top(int(r.step)) - mh - v.row_h * 0.035f;
-        for (uint32_t ev : r.mask_events) {
+        // The warps in view only: masks are sorted by their lane 0's column, a warp spans 32 columns.
+        const size_t first = size_t(std::lower_bound(r.mask_cols.begin(), r.mask_cols.end(), std::max(0.0, c_lo - 31.0),
+                                                     [](uint32_t col, double lo) { return double(col) < lo; }) -
+                                    r.mask_cols.begin());
+        for (size_t k = first; k < r.mask_events.size() && double(r.mask_cols[k]) <= c_hi; ++k) {
+            const uint32_t ev = r.mask_events[k];
             const Event& e = t.events[ev];
             const uint32_t base = e.warp() * 32;
             if (double(l.column(e.block, base + 31)) < c_lo || double(l.column(e.block, base)) > c_hi) continue;

@@ -64,8 +64,10 @@ struct Row {
     std::vector<uint32_t> undefined_prefix, identity_prefix, hazard_prefix;  // prefix counts over cells, for folding
     std::vector<ArrowRef> arrows; // sorted by min(src, dst) column
     uint32_t max_arrow_span = 0;
-    std::vector<Mark> marks;
-    std::vector<uint32_t> mask_events;  // one shuffle per (block, warp) in this row: its mask is drawn
+    std::vector<Mark> marks;      // sorted by col0
+    std::vector<uint32_t> marks_end;    // prefix maximum of marks' col1: a folded run of marks is measured without a walk
+    std::vector<uint32_t> mask_events;  // one shuffle per (block, warp) in this row: its mask is drawn; sorted by mask_cols
+    std::vector<uint32_t> mask_cols;    // the column of each mask's lane 0: the warps in view are found by binary search
     std::vector<uint32_t> hazard_cols;  // columns with a hazard at this step (sorted): their boxes get a badge
 };
 struct Layout {

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include "app/render/scene.h"
 #include "core/analysis.h"
@@ -234,6 +235,69 @@ TEST_CASE("scene: a million-element trace folds into a screen's worth of items, 
     CHECK(si.boxes.size() < 200);
     CHECK(si.folded_events == 0);
     CHECK_FALSE(boxes_of(si, BoxRole::Value).empty());
+}
+
+// Zoomed out, a barrier row holds one mark per warp: 2,048 here, far narrower than a pixel each. They fold into a
+// few boxes that span them all (not one box per warp: that grew the scene and the drawing with the trace).
+TEST_CASE("scene: folded barrier marks of thousands of warps are a few boxes spanning them all") {
+    const Trace t = run({{"n", "65536"}, {"block", "256"}});
+    const Layout l = build_layout(t);
+    const View v = fit_view(l, 1280, 720);
+    REQUIRE(v.px_per_col < 0.1);
+    const int last = render::last_step(l);
+    const Scene s = build_scene(t, l, Cursor{last, 1.0f}, v);
+    const auto col_x = [&](double col) { return float(v.gutter() + (col - v.x0) * v.px_per_col); };
+    int barrier_rows = 0;
+    for (int r = 0; r <= last; ++r) {
+        const Row& row = l.rows[size_t(r)];
+        if (row.marks.size() < 100) continue;
+        ++barrier_rows;
+        CAPTURE(r);
+        const float y = v.header() + float(r) * v.row_h - v.y0 + v.row_h * 0.38f;
+        std::vector<const SceneBox*> boxes;
+        for (const SceneBox* b : boxes_of(s, BoxRole::Barrier))
+            if (std::abs(b->y - y) < 0.01f) boxes.push_back(b);
+        REQUIRE_FALSE(boxes.empty());
+        CHECK(boxes.size() <= size_t((v.width - v.gutter()) / 5.0f));  // a screen's worth, whatever the warps
+        // Together they span the row's marks: from the first warp's box to past the last warp's start...
+        float lo = 1e9f, hi = -1e9f;
+        for (const SceneBox* b : boxes) lo = std::min(lo, b->x), hi = std::max(hi, b->x + b->w);
+        CHECK(lo == doctest::Approx(col_x(row.marks.front().col0) + 2.0f));
+        CHECK(hi >= col_x(row.marks.back().col0) + 2.0f);
+        // ...and no further than the last one's box, 2 px inside its columns but at least 2 px wide.
+        CHECK(hi <= std::max(col_x(row.marks.back().col0) + 4.0f, col_x(double(row.marks.back().col1) + 1.0) - 2.0f) + 0.01f);
+        for (const Mark& m : row.marks) {  // every warp's mark lies in a box
+            const float x = col_x(m.col0) + 2.0f;
+            CHECK(std::any_of(boxes.begin(), boxes.end(), [&](const SceneBox* b) { return x >= b->x - 0.01f && x <= b->x + b->w + 0.01f; }));
+        }
+    }
+    CHECK(barrier_rows >= 1);
+}
+
+// Zoomed in on one lane of block 100 of 256: the masks drawn are that warp's, found among 2,048 by binary search.
+TEST_CASE("scene: zoomed in, each shuffle row draws the mask of the warp in view") {
+    const Trace t = run({{"n", "65536"}, {"block", "256"}});
+    const Layout l = build_layout(t);
+    const View v = lane_view(l, 1280, 720, 100, 40);
+    const int last = render::last_step(l);
+    const Scene s = build_scene(t, l, Cursor{last, 1.0f}, v);
+    std::set<uint32_t> rows_with_mask;
+    for (const SceneBox* b : boxes_of(s, BoxRole::MaskLane)) {
+        const Event& e = t.events[b->event];
+        CHECK(e.kind == EventKind::Shuffle);
+        CHECK(e.block == 100);
+        CHECK(e.warp() == 1);
+        rows_with_mask.insert(l.event_row[b->event]);
+    }
+    for (int r = 0; r <= last; ++r) {
+        const Row& row = l.rows[size_t(r)];
+        const bool warp_shuffles = std::any_of(row.mask_events.begin(), row.mask_events.end(), [&](uint32_t ev) {
+            return t.events[ev].block == 100 && t.events[ev].warp() == 1;
+        });
+        CAPTURE(r);
+        CHECK(rows_with_mask.count(uint32_t(r)) == (warp_shuffles ? 1u : 0u));
+    }
+    CHECK(rows_with_mask.size() >= 5);  // offsets 16, 8, 4, 2, 1
 }
 
 TEST_CASE("scene: zooming keeps the point under the mouse in place") {
