@@ -90,7 +90,6 @@ bool LabState::take_kernel_run() {
         kernel->note_result(*run, 0);
         source.show_text(kernel->text);  // the file as it failed, its error line marked (source_view.h)
         source_line = 0;
-        step_lines_for = -1;
         line_marks.clear();
         shown_changed();
         error = kernel->status();
@@ -154,7 +153,6 @@ void LabState::adopt_trace() {
     cone.clear();
     cone_size = 0;
     line_marks.clear();
-    step_lines_for = -1;
     view_fitted = false;
     shown_changed();  // a new trace: the cached scene is the old one's
 }

@@ -61,10 +61,6 @@ struct LabState {
     std::vector<uint8_t> cone;    // 1 per event in the selected event's dependency cone
     uint64_t cone_size = 0;
     std::vector<uint8_t> line_marks;  // 1 per event of the source line clicked (source_view.h's pick_line), else empty
-    // The source lines of one trace step (source_view.cpp): finding them scans every event, so once per step and
-    // trace, not every frame. adopt_trace() forgets them.
-    mutable int step_lines_for = -1;
-    mutable std::vector<int> step_lines;
     bool dark = true;
     float font_scale = 1.0f;
     bool presenter = false;       // the canvas for a room: text >= 18 px, zoomed and panned to follow the step

@@ -5,6 +5,25 @@
 #include <exception>
 
 namespace rl::lab {
+namespace {
+
+std::vector<std::vector<int>> lines_per_step(const Trace& t, const std::vector<uint32_t>& event_line) {
+    std::vector<std::vector<int>> out;
+    for (size_t i = 0; i < t.events.size() && i < event_line.size(); ++i) {
+        if (event_line[i] == 0) continue;
+        const size_t step = t.events[i].step;
+        if (step >= out.size()) out.resize(step + 1);
+        std::vector<int>& lines = out[step];
+        if (lines.empty() || lines.back() != int(event_line[i])) lines.push_back(int(event_line[i]));  // runs are common
+    }
+    for (std::vector<int>& lines : out) {
+        std::sort(lines.begin(), lines.end());
+        lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+    }
+    return out;
+}
+
+}  // namespace
 
 void SourceModel::build(const Trace& t) {
     *this = SourceModel{};
@@ -15,6 +34,7 @@ void SourceModel::build(const Trace& t) {
         clean = t.schedule.bugs ? kernel_source(plain) : source;
         diff = rl::diff(clean, source);
         event_line = line_table(source, t);
+        step_lines = lines_per_step(t, event_line);
     } catch (const std::exception& e) {
         *this = SourceModel{};
         error = e.what();
@@ -40,15 +60,11 @@ void SourceModel::build_student(const Trace& t, const std::string& text) {
     event_line.assign(t.events.size(), 0);
     for (size_t i = 0; i < t.events.size() && i < t.lines.size(); ++i)
         if (t.lines[i] <= source.lines.size()) event_line[i] = t.lines[i];  // a line past the text: the file changed
+    step_lines = lines_per_step(t, event_line);
 }
 
-std::vector<int> SourceModel::lines_of_step(const Trace& t, uint16_t step) const {
-    std::vector<int> out;
-    for (size_t i = 0; i < t.events.size() && i < event_line.size(); ++i)
-        if (t.events[i].step == step && event_line[i] != 0) out.push_back(int(event_line[i]));
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
+std::vector<int> SourceModel::lines_of_step(uint16_t step) const {
+    return step < step_lines.size() ? step_lines[step] : std::vector<int>{};
 }
 
 std::vector<uint32_t> SourceModel::events_of_line(int line) const {

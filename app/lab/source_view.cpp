@@ -21,12 +21,7 @@ bool has_bug_diff(const LabState& s) {
 std::vector<int> current_step_lines(const LabState& s) {
     if (s.layout.rows.empty() || s.trace.events.empty()) return {};
     const size_t row = size_t(std::clamp(s.cursor.step, 0, int(s.layout.rows.size()) - 1));
-    const uint16_t step = s.layout.rows[row].step;
-    if (s.step_lines_for != int(step)) {
-        s.step_lines = s.source.lines_of_step(s.trace, step);
-        s.step_lines_for = int(step);
-    }
-    return s.step_lines;
+    return s.source.lines_of_step(s.layout.rows[row].step);  // indexed once per trace (source_model.h)
 }
 
 std::vector<SourceRow> source_rows(const LabState& s) {
