@@ -19,6 +19,7 @@
 #include "core/event_order.h"
 #include "core/file_io.h"
 #include "core/limits.h"
+#include "core/trace_binary.h"
 
 namespace rl {
 namespace {
@@ -382,38 +383,43 @@ private:
     }
 };
 
-// The events must fit the schedule's launch: blocks, threads, steps, slots and lanes in range.
-void check_geometry(const Trace& t) {
+}  // namespace
+
+// The events must fit the schedule's launch: blocks, threads, steps, slots and lanes in range. The words of a
+// failure are built only then: a trace of millions of events makes no string per event.
+void check_trace_geometry(const Trace& t, std::string_view format) {
+    auto fail = [&](const std::string& what) { throw Error(std::string(format) + ": " + what); };
     const Schedule& s = t.schedule;
     const uint32_t threads = s.block;
     // Tree slots, then warp partials; a student's kernel (kernel_file set) numbers its rl::Shared arrays' slots.
     const bool student = !t.kernel_file.empty();
     const uint32_t slots = student ? limits::kStudentSharedSlots : 2 * std::max<uint32_t>(32, std::bit_ceil(s.block));
-    for (uint32_t i = 0; i < t.events.size(); ++i) {
+    const size_t count = t.events.size();
+    for (uint32_t i = 0; i < count; ++i) {
         const Event& e = t.events[i];
-        const std::string where = "event " + std::to_string(i);
-        if (e.dep[0] != kNoEvent && e.dep[0] >= t.events.size())
-            fail(where + " operand " + std::to_string(e.dep[0]) + " is not an event index below " + std::to_string(t.events.size()));
-        if (e.dep[1] != kNoEvent && e.dep[1] >= t.events.size())
-            fail(where + " operand " + std::to_string(e.dep[1]) + " is not an event index below " + std::to_string(t.events.size()));
+        auto where = [i] { return "event " + std::to_string(i); };
+        if (e.dep[0] != kNoEvent && e.dep[0] >= count)
+            fail(where() + " operand " + std::to_string(e.dep[0]) + " is not an event index below " + std::to_string(count));
+        if (e.dep[1] != kNoEvent && e.dep[1] >= count)
+            fail(where() + " operand " + std::to_string(e.dep[1]) + " is not an event index below " + std::to_string(count));
         if (e.block > t.grid)
-            fail(where + " \"block\" is " + std::to_string(e.block) + ": the grid has " + std::to_string(t.grid) +
+            fail(where() + " \"block\" is " + std::to_string(e.block) + ": the grid has " + std::to_string(t.grid) +
                  " blocks (block " + std::to_string(t.grid) + " is the second launch)");
         if (e.step >= t.step_count)
-            fail(where + " \"step\" is " + std::to_string(e.step) + ", not below \"step_count\" " + std::to_string(t.step_count));
+            fail(where() + " \"step\" is " + std::to_string(e.step) + ", not below \"step_count\" " + std::to_string(t.step_count));
         if (e.thread >= threads)
-            fail(where + " is thread " + std::to_string(e.thread) + " of a block of " + std::to_string(threads) + " threads");
+            fail(where() + " is thread " + std::to_string(e.thread) + " of a block of " + std::to_string(threads) + " threads");
         if ((e.kind == EventKind::SharedStore || e.kind == EventKind::SharedLoad) && e.detail >= slots)
-            fail(where + " uses shared slot " + std::to_string(e.detail) + "; a block of " + std::to_string(threads) +
+            fail(where() + " uses shared slot " + std::to_string(e.detail) + "; a block of " + std::to_string(threads) +
                  " threads has " + std::to_string(slots));
         if (e.kind == EventKind::Shuffle && (e.shuffle_offset() >= 32 || e.source_lane() >= 64))
-            fail(where + " shuffles by offset " + std::to_string(e.shuffle_offset()) + " from lane " +
+            fail(where() + " shuffles by offset " + std::to_string(e.shuffle_offset()) + " from lane " +
                  std::to_string(e.source_lane()) + "; offsets are below 32 and source lanes below 64");
         // A student's load past the input is recorded (flagged undefined, the out-of-bounds-read hazard).
         if (e.kind == EventKind::Load && e.aux >= s.n && !(student && (e.flags & kUndefined)))
-            fail(where + " loads element " + std::to_string(e.aux) + " of " + std::to_string(s.n));
+            fail(where() + " loads element " + std::to_string(e.aux) + " of " + std::to_string(s.n));
         if (e.kind == EventKind::PartialLoad && e.aux > t.grid && !(student && (e.flags & kUndefined)))
-            fail(where + " loads partial " + std::to_string(e.aux) + " of a grid of " + std::to_string(t.grid));
+            fail(where() + " loads partial " + std::to_string(e.aux) + " of a grid of " + std::to_string(t.grid));
     }
     if (t.grid != s.grid_size())
         fail("\"grid\" is " + std::to_string(t.grid) + " but the schedule launches " + std::to_string(s.grid_size()) + " blocks");
@@ -431,6 +437,8 @@ void check_geometry(const Trace& t) {
                      std::to_string(h.block) + " warp " + std::to_string(h.warp) + ", outside the launch");
         }
 }
+
+namespace {
 
 Trace read_trace_json_document(std::istream& in) {
     Trace t;
@@ -504,7 +512,7 @@ Trace read_trace_json_document(std::istream& in) {
     };
     read_findings(need(head, "hazards", "the document"), "hazards", "hazard");
     if (head.contains("notes")) read_findings(head["notes"], "notes", "note");
-    check_geometry(t);  // operands were checked to point earlier as each event was read: no cycles
+    check_trace_geometry(t, "trace JSON");  // operands were checked to point earlier as each event was read: no cycles
     return t;
 }
 
@@ -556,6 +564,12 @@ std::string gunzip_text(const std::string& path) {
 
 Trace read_trace_file(const std::string& path) {
     check_readable_file(path, "trace", limits::kTraceFileBytes);
+    {  // the runner's binary form (core/trace_binary.h), kept by hand or by a tool
+        std::ifstream head(path, std::ios::binary);
+        char magic[8] = {};
+        head.read(magic, sizeof magic);
+        if (is_trace_binary(std::string_view(magic, size_t(head.gcount())))) return read_trace_binary(head);
+    }
     if (is_gzip(path)) {  // a .json.gz (the lessons' recordings are committed so)
         std::istringstream in(gunzip_text(path));
         return read_trace_json(in);
