@@ -11,8 +11,6 @@
 #include <algorithm>
 #include <map>
 #include <string>
-#include <tuple>
-#include <unordered_map>
 
 #include "core/analysis.h"
 #include "core/checker.h"
@@ -21,6 +19,7 @@
 #include "core/event_order.h"
 #include "core/gpu_trace.h"  // order_atomics
 #include "core/ops.h"
+#include "core/phase_clock.h"
 
 namespace rl {
 namespace {
@@ -68,36 +67,34 @@ void check_records(const StudentRun& run, const std::vector<StudentRecord>& recs
 // warp's k-th shuffle, a block's k-th barrier, a warp's k-th __syncwarp) share the largest of theirs; a
 // block's k-th barrier also follows the last event of each thread that reached fewer than k + 1 barriers
 // (it exited before that barrier: exited threads do not count, as on the hardware).
+//
+// The records are visited thread by thread (records_by_thread: each thread's records together, block by block);
+// every table is a flat array indexed by thread, group or record, so that millions of records cost a few passes
+// and no allocation each. A thread runs until an operand's step is not known yet (it waits on that record) or it
+// reaches a sync record (it waits for its group). The steps found do not depend on the order threads are run in:
+// each is fixed once every step it depends on is.
 class Stepper {
 public:
-    explicit Stepper(const std::vector<StudentRecord>& recs) : r_(recs) {}
+    // Overwrites each sync record's `group` with its group's id here (unique per launch, block, warp for shuffles
+    // and __syncwarp, kind and k), which section 3 merges by.
+    Stepper(std::vector<StudentRecord>& recs, const std::vector<uint32_t>& order) : r_(recs), order_(order) {}
+
+    struct Group {
+        uint32_t members = 0, ready = 0;
+        int32_t base = 0;
+        uint32_t start = 0;   // its members in members_ (threads while it waits, records once it is done)
+        uint32_t block = 0;   // block instance
+        uint32_t k = 0;       // a barrier's index
+        EventKind kind = EventKind::Barrier;
+        bool done = false;
+    };
 
     std::vector<uint32_t> run() {
-        // Threads in program order; groups and their members.
-        for (uint32_t i = 0; i < r_.size(); ++i) {
-            const uint64_t tk = thread_key(r_[i]);
-            auto [it, fresh] = thread_index_.try_emplace(tk, uint32_t(threads_.size()));
-            if (fresh) threads_.push_back({});
-            threads_[it->second].recs.push_back(i);
-        }
-        for (Thread& th : threads_) {
-            std::sort(th.recs.begin(), th.recs.end(), [&](uint32_t a, uint32_t b) { return r_[a].seq < r_[b].seq; });
-            for (size_t k = 1; k < th.recs.size(); ++k)
-                if (r_[th.recs[k]].seq == r_[th.recs[k - 1]].seq)
-                    throw Error(record_at(th.recs[k]) + "two events of one thread share position " + std::to_string(r_[th.recs[k]].seq));
-            for (uint32_t i : th.recs) {
-                if (!is_sync(r_[i].kind)) continue;
-                Group& g = groups_[group_key(r_[i])];
-                ++g.members;
-                if (r_[i].kind == EventKind::Barrier) th.barriers = std::max(th.barriers, r_[i].group + 1);
-            }
-        }
-        // Barrier arrivals per thread, per block instance (threads without records reached none).
-        for (uint32_t t = 0; t < threads_.size(); ++t) block_threads_[block_key(r_[threads_[t].recs[0]])].push_back(t);
-
+        build_tables();
         step_.assign(r_.size(), -1);
-        waiters_.resize(r_.size());
-        for (uint32_t t = 0; t < threads_.size(); ++t) queue_.push_back(t);
+        waiter_.assign(r_.size(), kNone);
+        next_waiter_.assign(threads_.size(), kNone);
+        for (uint32_t t = uint32_t(threads_.size()); t-- > 0;) queue_.push_back(t);  // thread 0 runs first
         while (!queue_.empty()) {
             const uint32_t t = queue_.back();
             queue_.pop_back();
@@ -116,49 +113,114 @@ public:
         return out;
     }
 
+    const std::vector<Group>& groups() const { return groups_; }
+    // A done group's records: members()[g.start, g.start + g.ready).
+    const std::vector<uint32_t>& members() const { return members_; }
+
 private:
+    static constexpr uint32_t kNone = 0xffffffffu;
     struct Thread {
-        std::vector<uint32_t> recs;
-        size_t pos = 0;
+        uint32_t pos = 0, end = 0;  // its records: order_[pos, end)
         int32_t last = -1;
-        uint32_t barriers = 0;  // barriers it reaches
-        bool waiting = false;   // counted as ready in its current group
+        uint32_t barriers = 0;      // barriers it reaches
+        uint32_t block = 0;         // block instance
+        bool waiting = false;       // counted as ready in its current group
     };
-    struct Group {
-        uint32_t members = 0, ready = 0;
-        int32_t base = 0;
-        bool done = false;
-        std::vector<uint32_t> recs;
+    struct Block {
+        uint32_t first_thread = 0, end_thread = 0;
+        uint32_t barrier_first = 0, barrier_count = 0;  // barrier_gid_[first, first + count): the group of barrier k
     };
-    const std::vector<StudentRecord>& r_;
+    std::vector<StudentRecord>& r_;
+    const std::vector<uint32_t>& order_;
     std::vector<Thread> threads_;
-    std::unordered_map<uint64_t, uint32_t> thread_index_;
-    std::map<std::tuple<uint8_t, uint32_t, uint32_t, uint8_t, uint32_t>, Group> groups_;
-    std::unordered_map<uint64_t, std::vector<uint32_t>> block_threads_;
+    std::vector<Block> blocks_;
+    std::vector<Group> groups_;
+    std::vector<uint32_t> members_, barrier_gid_;
     std::vector<int32_t> step_;
-    std::vector<std::vector<uint32_t>> waiters_;  // threads waiting for this record's step
+    std::vector<uint32_t> waiter_, next_waiter_;  // threads waiting for a record's step: a list through next_waiter_
     std::vector<uint32_t> queue_;
 
-    static uint64_t block_key(const StudentRecord& r) { return (uint64_t(r.launch) << 40) | r.block; }
-    static uint64_t thread_key(const StudentRecord& r) { return (block_key(r) << 16) | r.thread; }
-    static std::tuple<uint8_t, uint32_t, uint32_t, uint8_t, uint32_t> group_key(const StudentRecord& r) {
-        const uint32_t warp = r.kind == EventKind::Barrier ? 0u : r.thread / 32u;
-        return {r.launch, r.block, warp, uint8_t(r.kind), r.group};
+    static bool same_block(const StudentRecord& a, const StudentRecord& b) { return a.launch == b.launch && a.block == b.block; }
+
+    // Threads, block instances and groups, from the records in thread order.
+    void build_tables() {
+        std::vector<uint32_t> shuffle_gid[32], warpsync_gid[32];  // per warp of the current block, by k
+        for (size_t p = 0; p < order_.size(); ++p) {
+            const uint32_t i = order_[p];
+            StudentRecord& r = r_[i];
+            const bool new_block = p == 0 || !same_block(r, r_[order_[p - 1]]);
+            if (new_block) {
+                if (!blocks_.empty()) blocks_.back().barrier_count = uint32_t(barrier_gid_.size() - blocks_.back().barrier_first);
+                blocks_.push_back({uint32_t(threads_.size()), 0, uint32_t(barrier_gid_.size()), 0});
+                for (auto& v : shuffle_gid) v.clear();
+                for (auto& v : warpsync_gid) v.clear();
+            }
+            if (new_block || r.thread != r_[order_[p - 1]].thread) {
+                threads_.push_back({});
+                threads_.back().pos = uint32_t(p);
+                threads_.back().block = uint32_t(blocks_.size() - 1);
+                blocks_.back().end_thread = uint32_t(threads_.size());
+            } else if (r.seq == r_[order_[p - 1]].seq) {
+                throw Error(record_at(i) + "two events of one thread share position " + std::to_string(r.seq));
+            }
+            Thread& th = threads_.back();
+            th.end = uint32_t(p + 1);
+            if (!is_sync(r.kind)) continue;
+            const uint32_t k = r.group;
+            std::vector<uint32_t>* slots = nullptr;
+            uint32_t base = 0;  // barriers: into barrier_gid_
+            if (r.kind == EventKind::Barrier) {
+                th.barriers = std::max(th.barriers, k + 1);
+                base = blocks_.back().barrier_first;
+            } else {
+                slots = &(r.kind == EventKind::Shuffle ? shuffle_gid : warpsync_gid)[r.thread / 32u];
+            }
+            uint32_t* gid = nullptr;
+            if (slots) {
+                if (slots->size() <= k) slots->resize(size_t(k) + 1, kNone);
+                gid = &(*slots)[k];
+            } else {
+                if (barrier_gid_.size() <= base + uint64_t(k)) barrier_gid_.resize(size_t(base) + k + 1, kNone);
+                gid = &barrier_gid_[base + k];
+            }
+            if (*gid == kNone) {
+                *gid = uint32_t(groups_.size());
+                Group g;
+                g.block = uint32_t(blocks_.size() - 1);
+                g.k = k;
+                g.kind = r.kind;
+                groups_.push_back(g);
+            }
+            ++groups_[*gid].members;
+            r.group = *gid;
+        }
+        if (!blocks_.empty()) blocks_.back().barrier_count = uint32_t(barrier_gid_.size() - blocks_.back().barrier_first);
+        uint32_t start = 0;
+        for (Group& g : groups_) {
+            g.start = start;
+            start += g.members;
+        }
+        members_.assign(start, kNone);
     }
 
     void advance(uint32_t t) {
         Thread& th = threads_[t];
-        while (th.pos < th.recs.size()) {
-            const uint32_t i = th.recs[th.pos];
+        while (th.pos < th.end) {
+            const uint32_t i = order_[th.pos];
             if (step_[i] >= 0) { th.last = step_[i]; ++th.pos; continue; }  // resolved with its group
+            const StudentRecord& r = r_[i];
             int32_t base = th.last + 1;
             for (int k = 0; k < 2; ++k) {
-                const uint32_t d = r_[i].dep[k];
-                if (d == kNoEvent || !orders_step(r_[i], k)) continue;
-                if (step_[d] < 0) { waiters_[d].push_back(t); return; }
+                const uint32_t d = r.dep[k];
+                if (d == kNoEvent || !orders_step(r, k)) continue;
+                if (step_[d] < 0) {  // wait for it
+                    next_waiter_[t] = waiter_[d];
+                    waiter_[d] = t;
+                    return;
+                }
                 base = std::max(base, step_[d] + 1);
             }
-            if (!is_sync(r_[i].kind)) {
+            if (!is_sync(r.kind)) {
                 resolve(i, base);
                 th.last = base;
                 ++th.pos;
@@ -166,37 +228,40 @@ private:
             }
             if (th.waiting) return;
             th.waiting = true;
-            Group& g = groups_[group_key(r_[i])];
+            Group& g = groups_[r.group];
             g.base = std::max(g.base, base);
-            g.recs.push_back(i);
-            ++g.ready;
-            try_group(g, r_[i]);
+            members_[g.start + g.ready++] = t;
+            try_group(r.group);
             return;  // resumed from the queue when the group completes
         }
         // Finished: barriers that waited for this thread to exit may now complete.
-        const StudentRecord& any = r_[th.recs[0]];
-        for (uint32_t k = th.barriers;; ++k) {
-            auto it = groups_.find({any.launch, any.block, 0u, uint8_t(EventKind::Barrier), k});
-            if (it == groups_.end()) break;
-            if (!it->second.recs.empty()) try_group(it->second, r_[it->second.recs[0]]);
+        const Block& b = blocks_[th.block];
+        for (uint32_t k = th.barriers; k < b.barrier_count; ++k) {
+            const uint32_t g = barrier_gid_[b.barrier_first + k];
+            if (g == kNone) break;
+            if (groups_[g].ready) try_group(g);
         }
     }
 
-    void try_group(Group& g, const StudentRecord& member) {
-        if (g.done || g.ready < g.members || g.recs.empty()) return;
+    void try_group(uint32_t gid) {
+        Group& g = groups_[gid];
+        if (g.done || g.ready < g.members || g.ready == 0) return;
         int32_t step = g.base;
-        if (member.kind == EventKind::Barrier) {
-            for (uint32_t t : block_threads_[block_key(member)]) {
+        if (g.kind == EventKind::Barrier) {
+            const Block& b = blocks_[g.block];
+            for (uint32_t t = b.first_thread; t < b.end_thread; ++t) {
                 const Thread& th = threads_[t];
-                if (th.barriers > member.group) continue;
-                if (th.pos < th.recs.size()) return;  // still running: it must exit first
+                if (th.barriers > g.k) continue;
+                if (th.pos < th.end) return;  // still running: it must exit first
                 step = std::max(step, th.last + 1);
             }
         }
         g.done = true;
-        for (uint32_t i : g.recs) {
+        for (uint32_t m = g.start; m < g.start + g.ready; ++m) {
+            const uint32_t t = members_[m];
+            const uint32_t i = order_[threads_[t].pos];
+            members_[m] = i;  // the group's records, for section 3
             resolve(i, step);
-            const uint32_t t = thread_index_.at(thread_key(r_[i]));
             threads_[t].waiting = false;
             queue_.push_back(t);
         }
@@ -204,67 +269,171 @@ private:
 
     void resolve(uint32_t i, int32_t step) {
         step_[i] = step;
-        for (uint32_t t : waiters_[i]) queue_.push_back(t);
-        waiters_[i].clear();
+        for (uint32_t t = waiter_[i]; t != kNone;) {
+            const uint32_t next = next_waiter_[t];
+            queue_.push_back(t);
+            t = next;
+        }
+        waiter_[i] = kNone;
     }
 };
 
 }  // namespace
 
+std::vector<uint32_t> records_by_thread(const std::vector<StudentRecord>& r, size_t first) {
+    const size_t n = r.size();
+    std::vector<uint32_t> order(n - std::min(first, n));
+    auto before = [&](uint32_t a, uint32_t b) {
+        const StudentRecord &x = r[a], &y = r[b];
+        if (x.launch != y.launch) return x.launch < y.launch;
+        if (x.block != y.block) return x.block < y.block;
+        if (x.thread != y.thread) return x.thread < y.thread;
+        return x.seq < y.seq;
+    };
+    // Both CPU backends record block after block: then a count per thread sorts each block's records. Otherwise
+    // (a GPU's records, a test's) a sort.
+    bool blockwise = true;
+    for (size_t i = first + 1; i < n && blockwise; ++i)
+        if (r[i].launch != r[i - 1].launch || r[i].block != r[i - 1].block)
+            blockwise = r[i].launch > r[i - 1].launch || (r[i].launch == r[i - 1].launch && r[i].block > r[i - 1].block);
+    if (!blockwise) {
+        for (size_t i = first; i < n; ++i) order[i - first] = uint32_t(i);
+        std::stable_sort(order.begin(), order.end(), before);
+        return order;
+    }
+    std::vector<uint32_t> at, seq;
+    for (size_t b = first; b < n;) {
+        size_t e = b + 1;
+        uint32_t threads = r[b].thread + 1u;
+        for (; e < n && r[e].launch == r[b].launch && r[e].block == r[b].block; ++e) threads = std::max(threads, r[e].thread + 1u);
+        at.assign(threads + 1, 0);
+        for (size_t i = b; i < e; ++i) ++at[r[i].thread + 1u];
+        for (uint32_t t = 0; t < threads; ++t) at[t + 1] += at[t];
+        uint32_t* out = order.data() + (b - first);
+        seq.resize(e - b);
+        for (size_t i = b; i < e; ++i) {
+            const uint32_t pos = at[r[i].thread]++;
+            out[pos] = uint32_t(i);
+            seq[pos] = r[i].seq;
+        }
+        // A thread's records come in program order, but for two operands a recorder swapped (core/student_record.h):
+        // an insertion sort by seq within each thread's run (at[t] is now its end) costs a compare each.
+        for (uint32_t t = 0, begin = 0; t < threads; begin = at[t++])
+            for (uint32_t k = begin + 1; k < at[t]; ++k)
+                for (uint32_t j = k; j > begin && seq[j] < seq[j - 1]; --j) {
+                    std::swap(seq[j], seq[j - 1]);
+                    std::swap(out[j], out[j - 1]);
+                }
+        b = e;
+    }
+    return order;
+}
+
 Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecord> recs, const InputData& input) {
     const Schedule& s = run.schedule;
     if (recs.size() >= kBadDep) throw Error("a student kernel recorded more events than a trace can number");
     check_records(run, recs);
+    phase::mark("assembly: validation");
     const uint32_t G = s.grid_size();
-    const std::vector<uint32_t> step = Stepper(recs).run();
+    std::vector<uint32_t> order = records_by_thread(recs);
+    Stepper stepper(recs, order);
+    const std::vector<uint32_t> step = stepper.run();
+    phase::mark("assembly: steps");
 
     // ---- 3. one barrier (and __syncwarp) event per warp, line and group ------------------------------
     // Arrivals of one warp at one barrier become one event (thread = the warp's first lane, aux = the lanes
     // that arrived, detail = the source line: two lines at one barrier is a divergent barrier). Arrivals at one
     // `__syncwarp(mask)` become one event too (aux = the mask, thread = the lowest lane that called it, a lane the
     // mask names). A lane that calls it with a mask that leaves out its own bit keeps an event of its own (thread =
-    // that lane): the checker finds the breach there (mask-omits-own-lane).
-    std::vector<uint32_t> merged_into(recs.size(), kNoEvent);
+    // that lane): the checker finds the breach there (mask-omits-own-lane). The event is the first arrival's record
+    // (the lowest index); the others are marked merged (pad0) and make no event.
     {
-        std::map<std::tuple<uint8_t, uint32_t, uint32_t, uint8_t, uint32_t, uint32_t, uint32_t>, uint32_t> first;
-        for (uint32_t i = 0; i < recs.size(); ++i) {
-            StudentRecord& r = recs[i];
-            if (r.kind != EventKind::Barrier && r.kind != EventKind::WarpSync) continue;
-            if (r.kind == EventKind::WarpSync && !(r.aux >> (r.thread % 32u) & 1u)) {
-                r.detail = r.line;
-                continue;
+        struct Head {
+            uint32_t line, named, rec, next;  // next: another head of the same warp
+        };
+        std::vector<Head> heads;
+        uint32_t first_of_warp[32];
+        const std::vector<uint32_t>& members = stepper.members();
+        for (const Stepper::Group& g : stepper.groups()) {
+            if (g.kind != EventKind::Barrier && g.kind != EventKind::WarpSync) continue;
+            const bool barrier = g.kind == EventKind::Barrier;
+            heads.clear();
+            std::fill(std::begin(first_of_warp), std::end(first_of_warp), kNoEvent);
+            auto head_of = [&](const StudentRecord& r) -> Head* {
+                const uint32_t named = barrier ? 0u : r.aux;
+                for (uint32_t h = first_of_warp[r.thread / 32u]; h != kNoEvent; h = heads[h].next)
+                    if (heads[h].line == r.line && heads[h].named == named) return &heads[h];
+                return nullptr;
+            };
+            const uint32_t* m = members.data() + g.start;
+            for (uint32_t k = 0; k < g.ready; ++k) {
+                StudentRecord& r = recs[m[k]];
+                if (!barrier && !(r.aux >> (r.thread % 32u) & 1u)) continue;
+                if (Head* h = head_of(r)) {
+                    h->rec = std::min(h->rec, m[k]);
+                } else {
+                    const uint32_t w = r.thread / 32u;
+                    heads.push_back({r.line, barrier ? 0u : r.aux, m[k], first_of_warp[w]});
+                    first_of_warp[w] = uint32_t(heads.size() - 1);
+                }
             }
-            const uint32_t warp = r.thread / 32u;
-            const uint32_t named = r.kind == EventKind::WarpSync ? r.aux : 0u;
-            auto [it, fresh] = first.try_emplace({r.launch, r.block, warp, uint8_t(r.kind), r.group, r.line, named}, i);
-            StudentRecord& head = recs[it->second];
-            if (fresh) {
-                head.detail = r.line;
-                head.aux = r.kind == EventKind::Barrier ? (1u << (r.thread % 32u)) : r.aux;
-                head.thread = r.kind == EventKind::Barrier ? uint16_t(warp * 32u) : r.thread;
-            } else {
-                if (r.kind == EventKind::Barrier) head.aux |= 1u << (r.thread % 32u);
+            for (const Head& h : heads) {
+                StudentRecord& head = recs[h.rec];
+                head.detail = head.line;
+                if (barrier) {
+                    head.aux = 1u << (head.thread % 32u);
+                    head.thread = uint16_t(head.thread / 32u * 32u);
+                }
+            }
+            for (uint32_t k = 0; k < g.ready; ++k) {
+                StudentRecord& r = recs[m[k]];
+                if (!barrier && !(r.aux >> (r.thread % 32u) & 1u)) {
+                    r.detail = r.line;
+                    continue;
+                }
+                // (a head's thread is already its warp's first lane: the same warp, line and mask find it)
+                Head* h = head_of(r);
+                if (h->rec == m[k]) continue;
+                StudentRecord& head = recs[h->rec];
+                if (barrier) head.aux |= 1u << (r.thread % 32u);
                 else head.thread = std::min(head.thread, r.thread);
-                merged_into[i] = it->second;
+                r.pad0 = 1;
             }
         }
     }
 
-    // ---- 4. canonical order: the smallest (launch, step, block, thread, seq) first among the events whose
-    // operands are placed (a topological order, so every operand comes before its use; atomics' chain
-    // links are set later and go the same way, see 5.) ----------------------------------------------------
-    std::vector<uint32_t> keep;
-    keep.reserve(recs.size());
-    for (uint32_t i = 0; i < recs.size(); ++i)
-        if (merged_into[i] == kNoEvent) keep.push_back(i);
-    auto key = [&](uint32_t i) {
-        const StudentRecord& r = recs[i];
-        return std::tuple(r.launch, step[i], r.block, r.thread, r.seq);
-    };
-    std::sort(keep.begin(), keep.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+    phase::mark("assembly: barrier merge");
+    // ---- 4. canonical order: (launch, step, block, thread, seq), every operand before its use (operands always
+    // have a smaller step than their user, section 2; atomics' chain links are set later and go the same way, see
+    // 5.). A count per (launch, step) over the records in thread order places them; a merged barrier's event took its
+    // warp's first lane as its thread, which can put it before events of lanes below its own: such a step is sorted.
     std::vector<uint32_t> index(recs.size(), kNoEvent);
-    for (uint32_t k = 0; k < keep.size(); ++k) index[keep[k]] = k;
-    // Operands always have a smaller step than their user (section 2), so the sorted order is topological.
+    std::vector<uint32_t> keep;  // keep[event] = record
+    {
+        constexpr size_t kSteps = 65535;
+        std::vector<uint32_t> at(2 * kSteps + 1, 0);
+        auto bucket = [&](uint32_t i) { return size_t(recs[i].launch) * kSteps + step[i]; };
+        for (uint32_t i : order)
+            if (!recs[i].pad0) ++at[bucket(i) + 1];
+        for (size_t b = 0; b < 2 * kSteps; ++b) at[b + 1] += at[b];
+        keep.resize(at[2 * kSteps]);
+        std::vector<uint32_t> fill(at.begin(), at.end() - 1);
+        for (uint32_t i : order)
+            if (!recs[i].pad0) keep[fill[bucket(i)]++] = i;
+        auto before = [&](uint32_t a, uint32_t b) {
+            const StudentRecord &x = recs[a], &y = recs[b];
+            if (x.block != y.block) return x.block < y.block;
+            if (x.thread != y.thread) return x.thread < y.thread;
+            if (x.seq != y.seq) return x.seq < y.seq;
+            return a < b;
+        };
+        for (size_t b = 0; b < 2 * kSteps; ++b) {
+            auto first = keep.begin() + at[b], last = keep.begin() + at[b + 1];
+            if (!std::is_sorted(first, last, before)) std::sort(first, last, before);
+        }
+        for (uint32_t k = 0; k < keep.size(); ++k) index[keep[k]] = k;
+    }
+    order = {};  // (its memory, before the events take theirs)
 
     Trace t;
     t.schedule = s;
@@ -275,9 +444,8 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     t.finish_threads = s.block;
     t.events.resize(keep.size());
     t.lines.resize(keep.size());
-    std::vector<uint64_t> old_bits(keep.size());
     bool timed = false;
-    for (uint32_t k = 0; k < keep.size(); ++k) timed = timed || recs[keep[k]].globaltimer_ns != 0;
+    for (const StudentRecord& r : recs) timed = timed || (r.globaltimer_ns != 0 && !r.pad0);
     if (timed) t.times.resize(keep.size());
     uint32_t max_step = 0;
     for (uint32_t k = 0; k < keep.size(); ++k) {
@@ -294,10 +462,10 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         for (int d = 0; d < 2; ++d) e.dep[d] = r.dep[d] == kNoEvent ? kNoEvent : index[r.dep[d]];
         e.value = r.value;
         t.lines[k] = r.line;
-        old_bits[k] = r.atomic_old;
         if (timed) t.times[k] = {r.globaltimer_ns, r.clock, r.sm};
         max_step = std::max<uint32_t>(max_step, e.step);
     }
+    auto old_bits = [&](uint32_t k) { return recs[keep[k]].atomic_old; };
 
     // Taint and identity flags, from each event's operands (the recorders set only where a value is born
     // undefined); operands come first, so one pass in order sees them final.
@@ -324,6 +492,7 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         }
     }
 
+    phase::mark("assembly: order, events, flags");
     // ---- 5. atomic chains, one per out slot (detail), from the values the atomics replaced ----------------
     std::map<uint32_t, std::vector<uint32_t>> atomics_of_slot;
     for (uint32_t k = 0; k < t.events.size(); ++k)
@@ -338,7 +507,7 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
             e.dep[1] = kNoEvent;  // operands outside the sub-trace; their flags are already in e.flags below
             e.flags = uint8_t((e.flags & kFinisher) | (flags_of(t.events[k].dep[1]) & (kTaintFlags | kIdentity)));
             chain.events.push_back(e);
-            olds.push_back(old_bits[k]);
+            olds.push_back(old_bits(k));
             if (timed) chain.times.push_back(t.times[k]);
         }
         order_atomics(chain, olds, run.out_identity);
@@ -352,11 +521,18 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         if (slot == 0 && chain.result_event != kNoEvent) last_atomic_out0 = list[chain.result_event];
     }
 
+    // The records' memory, before the checker takes its own.
+    recs = {};
+    keep = {};
+    index = {};
+
     // The atomics' chain links follow the memory system's order, which can run against the steps (block 1's
-    // atomic at step 9 first, block 0's at step 7 after it): events move so that every operand comes first.
+    // atomic at step 9 first, block 0's at step 7 after it): events move so that every operand comes first. When
+    // every operand already comes first, that order is the one the events have (core/event_order.h).
     t.result_event = last_atomic_out0;
-    order_operands_first(t);
+    if (first_forward_operand(t) != kNoEvent) order_operands_first(t);
     last_atomic_out0 = t.result_event;
+    phase::mark("assembly: atomics, operands first");
 
     // ---- 6. the result: what last wrote out[0] -------------------------------------------------------------
     // Atomics on out[0] end with the chain's last; otherwise the store to out[0] in the last launch whose value
@@ -406,8 +582,11 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         t.inputs.resize(input.size());
         for (size_t i = 0; i < input.size(); ++i) t.inputs[i] = input.value(i);
     }
+    phase::mark("assembly: result, scopes, inputs");
     fill_reference(t, input);
+    phase::mark("reference");
     attach_checked_hazards(t);
+    phase::mark("checker");
     return t;
 }
 

@@ -23,4 +23,9 @@ struct StudentRun {
 // to a later event of its own thread, groups that cannot be met, more than 65535 steps).
 Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecord> records, const InputData& input);
 
+// The indices of records[first, end) in (launch, block, thread, seq) order: each thread's records together, in its
+// program order (equal keys keep their order). Linear when the records come block after block, as both CPU
+// backends record them; sorted otherwise (a GPU's records come in any order).
+std::vector<uint32_t> records_by_thread(const std::vector<StudentRecord>& records, size_t first = 0);
+
 }  // namespace rl

@@ -2,8 +2,10 @@
 #include "student/launch_plan.h"
 #include <algorithm>
 #include <numeric>
+#include "core/student_trace.h"
 #include "core/error.h"
 #include "core/input.h"
+#include "core/phase_clock.h"
 #include "rlab/detail/host_abi.h"
 #include "rlab/detail/record_flags.h"
 
@@ -69,44 +71,43 @@ uint64_t identity_bits(DType type, Op op) {
 }
 
 std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_t first) {
-    const size_t count = records.size() - first;
-    std::vector<uint32_t> map(records.size(), kNoEvent);
-    for (size_t i = 0; i < first; ++i) map[i] = uint32_t(i);
-    size_t kept = first;
-    for (size_t i = first; i < records.size(); ++i)
-        if (!(records[i].flags & RL_RETRACTED_RECORD)) map[i] = uint32_t(kept++);
-    // Program order of each thread (the GPU may hand records in another order): by block, thread, seq.
-    std::vector<uint32_t> order;
-    order.reserve(count);
-    for (size_t i = first; i < records.size(); ++i)
-        if (map[i] != kNoEvent) order.push_back(uint32_t(i));
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        const StudentRecord &x = records[a], &y = records[b];
-        if (x.launch != y.launch) return x.launch < y.launch;
-        if (x.block != y.block) return x.block < y.block;
-        if (x.thread != y.thread) return x.thread < y.thread;
-        return x.seq < y.seq;
-    });
-    uint32_t seq = 0, loads = 0, partial_loads = 0;
-    for (size_t k = 0; k < order.size(); ++k) {
-        StudentRecord& r = records[order[k]];
-        if (k == 0 || r.launch != records[order[k - 1]].launch || r.block != records[order[k - 1]].block ||
-            r.thread != records[order[k - 1]].thread)
-            seq = loads = partial_loads = 0;
-        r.seq = seq++;
-        if (r.kind == EventKind::Load) r.detail = loads++;
-        if (r.kind == EventKind::PartialLoad) r.detail = partial_loads++;
+    size_t dropped = 0;
+    for (size_t i = first; i < records.size(); ++i) dropped += (records[i].flags & RL_RETRACTED_RECORD) != 0;
+    std::vector<uint32_t> map;  // empty: nothing dropped, every index stays
+    if (dropped) {
+        map.assign(records.size(), kNoEvent);
+        for (size_t i = 0; i < first; ++i) map[i] = uint32_t(i);
+        size_t kept = first;
+        for (size_t i = first; i < records.size(); ++i)
+            if (!(records[i].flags & RL_RETRACTED_RECORD)) map[i] = uint32_t(kept++);
     }
-    std::vector<StudentRecord> out(records.begin(), records.begin() + std::ptrdiff_t(first));
-    out.reserve(kept);
+    // Program order of each thread (the GPU may hand records in another order): by block, thread, seq. The kept
+    // records are renumbered in place, in that order; then they move down over the dropped ones.
+    {
+        const std::vector<uint32_t> order = records_by_thread(records, first);
+        uint32_t seq = 0, loads = 0, partial_loads = 0;
+        const StudentRecord* prev = nullptr;
+        for (uint32_t i : order) {
+            StudentRecord& r = records[i];
+            if (r.flags & RL_RETRACTED_RECORD) continue;
+            if (!prev || r.launch != prev->launch || r.block != prev->block || r.thread != prev->thread) seq = loads = partial_loads = 0;
+            r.seq = seq++;
+            if (r.kind == EventKind::Load) r.detail = loads++;
+            if (r.kind == EventKind::PartialLoad) r.detail = partial_loads++;
+            for (uint32_t& d : r.dep)
+                if (d != kNoEvent && d >= records.size()) d = kNoEvent;  // names no record
+            prev = &r;
+        }
+    }
+    if (!dropped) return map;
     for (size_t i = first; i < records.size(); ++i) {
         if (map[i] == kNoEvent) continue;
         StudentRecord r = records[i];
         for (uint32_t& d : r.dep)
-            if (d != kNoEvent) d = d < map.size() ? map[d] : kNoEvent;
-        out.push_back(r);
+            if (d != kNoEvent) d = map[d];  // in range (above); a dropped record's users lose it
+        records[map[i]] = r;  // map[i] <= i: what it overwrites was read already
     }
-    records = std::move(out);
+    records.resize(records.size() - dropped);
     return map;
 }
 
@@ -124,6 +125,7 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
         throw Error("--n " + std::to_string(schedule.n) + ": the kernel's n is an int, so at most 2147483647 elements");
     schedule.grid = schedule.grid_size();
     const InputData input = make_input(schedule);
+    phase::mark("input");
 
     PlanOutcome outcome;
     LaunchInput first;
@@ -146,12 +148,14 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
         if (op_given || out.first_op < 0 || op_of(out.first_op) == schedule.op) break;
         schedule.op = op_of(out.first_op);
     }
+    phase::mark("launch 0");
     if (std::string why = operator_mismatch(schedule.op, op_given, out.ops_used); !why.empty()) throw Error(why);
     std::vector<StudentRecord> records = std::move(out.records);
-    std::vector<uint32_t> map = compact_records(records, 0);
+    std::vector<uint32_t> map = compact_records(records, 0);  // empty: every index stayed
+    phase::mark("compact records");
     std::vector<SlotState> slots = out.out;
     for (SlotState& s : slots)
-        if (s.writer != kNoEvent) s.writer = map[s.writer];
+        if (s.writer != kNoEvent && !map.empty()) s.writer = map[s.writer];
 
     bool partials_beyond_0 = false, atomics = false;
     for (const StudentRecord& r : records) {
@@ -172,6 +176,7 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
         next.out = slots;
         next.record_base = uint32_t(records.size());
         LaunchOutput o2 = backend.launch(next);
+        phase::mark("launch 1");
         if (!o2.error.empty()) {
             outcome.error = o2.error;
             return outcome;
@@ -181,9 +186,10 @@ PlanOutcome run_launches(KernelBackend& backend, Schedule schedule, bool op_give
         const size_t base = records.size();
         records.insert(records.end(), o2.records.begin(), o2.records.end());
         map = compact_records(records, base);
+        phase::mark("compact records");
         slots = o2.out;
         for (SlotState& s : slots)
-            if (s.writer != kNoEvent) s.writer = map[s.writer];
+            if (s.writer != kNoEvent && !map.empty()) s.writer = map[s.writer];
     }
     if (launches_done) launches_done();
     // Stores stay BlockPartial: the assembly names the FinalStore (the last launch's store whose value out[0] holds).

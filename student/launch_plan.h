@@ -18,7 +18,8 @@ uint64_t identity_bits(DType type, Op op);
 
 // Drops the loads flagged RL_RETRACTED_RECORD (the left side of s[i] = v / out[b] = v) from the records
 // [first, end), renumbers what follows (seq, a thread's k-th Load and PartialLoad) and every dep, and returns
-// the new index of each old record (kNoEvent for a dropped one).
+// the new index of each old record (kNoEvent for a dropped one), or nothing when no record was dropped (every index
+// stays: the map of millions of records is not made for nothing).
 std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_t first);
 
 struct PlanOutcome {
