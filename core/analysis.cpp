@@ -76,6 +76,45 @@ std::string_view to_string(Verdict v) {
 
 uint32_t ceil_log2(uint64_t n) { return n <= 1 ? 0 : uint32_t(std::bit_width(n - 1)); }
 
+namespace {
+
+// Depth of the longest chain of combines into each event, in a counter of type D: 16 bits when every operand has a
+// smaller step than its user and no atomic links a chain (a chain then has fewer combines than steps), 32 otherwise.
+// `each` visits the events in an order where operands come first.
+template <class D, class Each>
+void spans(const Trace& t, Analysis& a, Each each) {
+    const auto& ev = t.events;
+    // depth_up counts only combines above the thread stage: what a thread partial passes through,
+    // for bounds where the thread stage is not a chain of plain adds (core/error_bounds.h).
+    std::vector<D> depth(ev.size(), 0), depth_up(ev.size(), 0);
+    each([&](uint32_t i) {
+        const Event& e = ev[i];
+        D best = 0, best_up = 0;
+        for (uint32_t d : e.dep)
+            if (d != kNoEvent && d < ev.size()) {
+                best = std::max(best, depth[d]);
+                best_up = std::max(best_up, depth_up[d]);
+            }
+        depth[i] = D(best + (is_combine(e.kind) ? 1 : 0));
+        depth_up[i] = D(best_up + (is_combine(e.kind) && scope_of(t, e) != Scope::Thread ? 1 : 0));
+    });
+    if (t.result_event == kNoEvent || t.result_event >= ev.size()) return;
+    a.span = depth[t.result_event];
+    a.span_above_thread = depth_up[t.result_event];
+    // Back along the chain: at each event the first operand of the greatest depth (bounded: a cycle, which no reader
+    // lets in, still ends).
+    uint64_t left = ev.size();
+    for (uint32_t i = t.result_event; i != kNoEvent && left-- > 0;) {
+        if (is_combine(ev[i].kind)) ++a.span_by_scope[size_t(scope_of(t, ev[i]))];
+        uint32_t from = kNoEvent;
+        for (uint32_t d : ev[i].dep)
+            if (d != kNoEvent && d < ev.size() && (from == kNoEvent || depth[d] > depth[from])) from = d;
+        i = from;
+    }
+}
+
+}  // namespace
+
 Analysis analyze(const Trace& t) {
     Analysis a;
     const auto& ev = t.events;
@@ -84,46 +123,44 @@ Analysis analyze(const Trace& t) {
     a.serial_depth = s.n - 1;
     a.tree_depth = ceil_log2(s.n);
 
-    std::vector<uint8_t> in_cone(ev.size(), 0);
-    for (uint32_t i : dependency_cone(t, t.result_event)) in_cone[i] = 1;
-    for (uint32_t i = 0; i < ev.size(); ++i) {
-        const Event& e = ev[i];
-        if (!is_combine(e.kind)) continue;
-        if (!in_cone[i]) {
-            ++a.redundant_combines;
-        } else if (e.flags & kIdentityCombine) {
-            ++a.identity_combines;
-        } else {
-            ++a.work;
-            ++a.work_by_scope[size_t(scope_of(t, e))];
+    {
+        const std::vector<uint8_t> in_cone = dependency_mask(t, t.result_event);
+        for (uint32_t i = 0; i < ev.size(); ++i) {
+            const Event& e = ev[i];
+            if (!is_combine(e.kind)) continue;
+            if (!in_cone[i]) {
+                ++a.redundant_combines;
+            } else if (e.flags & kIdentityCombine) {
+                ++a.identity_combines;
+            } else {
+                ++a.work;
+                ++a.work_by_scope[size_t(scope_of(t, e))];
+            }
         }
     }
 
-    // Span: the longest chain of combines through the dependencies.
-    // depth_up counts only combines above the thread stage: what a thread partial passes through,
-    // for bounds where the thread stage is not a chain of plain adds (core/error_bounds.h).
-    std::vector<uint32_t> depth(ev.size(), 0), via(ev.size(), kNoEvent), depth_up(ev.size(), 0);
-    for (uint32_t i : topological_order(t)) {
+    // Span: the longest chain of combines through the dependencies. Index order is topological when every operand
+    // points earlier (as rlab writes traces); a trace whose replayed atomics point forward is sorted first.
+    bool forward = true, short_chains = true;
+    for (uint32_t i = 0; i < ev.size(); ++i) {
         const Event& e = ev[i];
-        uint32_t best = 0, from = kNoEvent, best_up = 0;
+        short_chains = short_chains && e.kind != EventKind::Atomic;
         for (uint32_t d : e.dep)
             if (d != kNoEvent && d < ev.size()) {
-                if (from == kNoEvent || depth[d] > best) {
-                    best = depth[d];
-                    from = d;
-                }
-                best_up = std::max(best_up, depth_up[d]);
+                forward = forward && d < i;
+                short_chains = short_chains && ev[d].step < e.step;
             }
-        depth[i] = best + (is_combine(e.kind) ? 1 : 0);
-        depth_up[i] = best_up + (is_combine(e.kind) && scope_of(t, e) != Scope::Thread ? 1 : 0);
-        via[i] = from;
     }
-    if (t.result_event != kNoEvent && t.result_event < ev.size()) {
-        a.span = depth[t.result_event];
-        a.span_above_thread = depth_up[t.result_event];
-        for (uint32_t i = t.result_event; i != kNoEvent; i = via[i])
-            if (is_combine(ev[i].kind)) ++a.span_by_scope[size_t(scope_of(t, ev[i]))];
-    }
+    std::vector<uint32_t> order;
+    if (!forward) order = topological_order(t);
+    auto each = [&](auto&& f) {
+        if (forward)
+            for (uint32_t i = 0; i < ev.size(); ++i) f(i);
+        else
+            for (uint32_t i : order) f(i);
+    };
+    if (short_chains) spans<uint16_t>(t, a, each);
+    else spans<uint32_t>(t, a, each);
 
     // Result against reference.
     a.has_result = t.result_event != kNoEvent;
@@ -178,20 +215,40 @@ Analysis analyze(const Trace& t) {
     return a;
 }
 
-std::vector<uint32_t> dependency_cone(const Trace& t, uint32_t event) {
-    std::vector<uint32_t> out;
-    if (event >= t.events.size()) return out;
-    std::vector<uint8_t> seen(t.events.size(), 0);
+std::vector<uint8_t> dependency_mask(const Trace& t, uint32_t event) {
+    const auto& ev = t.events;
+    std::vector<uint8_t> seen(ev.size(), 0);
+    if (event >= ev.size()) return seen;
+    // Every operand points earlier (as rlab writes traces): one sweep down from the event marks its cone.
+    seen[event] = 1;
+    bool forward = true;
+    for (uint32_t i = event + 1; i-- > 0 && forward;) {
+        if (!seen[i]) continue;
+        for (uint32_t d : ev[i].dep) {
+            if (d == kNoEvent || d >= ev.size()) continue;
+            if (d >= i) forward = false;
+            seen[d] = 1;
+        }
+    }
+    if (forward) return seen;
+    // An operand pointing forward (atomics replayed out of order): a search.
+    std::fill(seen.begin(), seen.end(), 0);
     std::vector<uint32_t> stack{event};
     while (!stack.empty()) {
         uint32_t i = stack.back();
         stack.pop_back();
-        if (i == kNoEvent || i >= t.events.size() || seen[i]) continue;
+        if (i == kNoEvent || i >= ev.size() || seen[i]) continue;
         seen[i] = 1;
-        out.push_back(i);
-        for (uint32_t d : t.events[i].dep) stack.push_back(d);
+        for (uint32_t d : ev[i].dep) stack.push_back(d);
     }
-    std::sort(out.begin(), out.end());
+    return seen;
+}
+
+std::vector<uint32_t> dependency_cone(const Trace& t, uint32_t event) {
+    const std::vector<uint8_t> seen = dependency_mask(t, event);
+    std::vector<uint32_t> out;
+    for (uint32_t i = 0; i < seen.size(); ++i)
+        if (seen[i]) out.push_back(i);
     return out;
 }
 

@@ -33,8 +33,10 @@ struct Analysis {
 
 Analysis analyze(const Trace& t);
 
-// Every event the given event depends on, itself included (the dependency cone).
+// Every event the given event depends on, itself included (the dependency cone), in index order.
 std::vector<uint32_t> dependency_cone(const Trace& t, uint32_t event);
+// The same as one byte per event (1: in the cone): what a pass over all events reads, at a quarter of the memory.
+std::vector<uint8_t> dependency_mask(const Trace& t, uint32_t event);
 
 // Events in canonical order (block, step, thread, then program order) with operands renumbered:
 // the form in which a GPU trace and an emulator trace are compared.

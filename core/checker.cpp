@@ -517,10 +517,7 @@ private:
     // when every element reaches it). For max and min (idempotent, selective) e ⊕ r = r means the result is the
     // same with e as with the identity; for sum and prod, e ⊕ r = r means e is lost to rounding or to a zero.
     const std::vector<uint8_t>& result_cone() {
-        if (cone_.empty()) {
-            cone_.assign(t_.events.size(), 0);
-            for (uint32_t i : dependency_cone(t_, t_.result_event)) cone_[i] = 1;
-        }
+        if (cone_.empty()) cone_ = dependency_mask(t_, t_.result_event);
         return cone_;
     }
     const DataReduction& data_reduction(uint64_t identity) {
