@@ -1,0 +1,291 @@
+// tests/bench/student_bench.cpp — rlab_student_bench: where the time and memory of a student's kernel run go, from
+// the records to a trace ready to animate, and `rlab run` end to end. A benchmark that prints its figures, not a
+// test: run it on a quiet machine and record the output (docs/measurements.md).
+//
+//   rlab_student_bench [--quick] [--json] [--no-e2e] [--rlab PATH] [--reps R] [CASE...]
+//
+// For each case (a kernel file, n, block, grid) it prints:
+//   - in process, phase by phase (core/phase_clock.h): the kernel's compile, the launches, the records made into
+//     a trace (steps, order, atomics, reference, checker), the runner's handoff written to a file and read back as
+//     the parent reads it, the analysis and the board `rlab run` prints;
+//   - events a second from the first launch to a trace ready to animate (the compile apart: it does not grow with
+//     n), and the bytes a trace holds per event: the handoff file, and the peak resident memory of each side
+//     (VmHWM, reset before each side, minus the resident memory before it), divided by the events;
+//   - `rlab run FILE ... --backend cpu > /dev/null` end to end (wall seconds, best and worst of R runs), with the
+//     peak resident memory of rlab (the parent) and of its runner.
+// Cases: the default list (Harris's kernel 4 and the Kepler blog's kernel in plain CUDA, the dialect's grid-stride
+// kernel; 2^16 and 2^20 elements), or CASE = FILE:N:BLOCK[:GRID].
+#include <fcntl.h>
+#include <malloc.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/board_view.h"
+#include "core/analysis.h"
+#include "core/error.h"
+#include "core/file_io.h"
+#include "core/phase_clock.h"
+#include "core/trace_binary.h"
+#include "core/trace_io.h"
+#include "student/cuda_compile.h"
+#include "student/host_compile.h"
+#include "student/host_runtime.h"
+#include "student/launch_plan.h"
+#ifdef RLAB_HAVE_SIMT
+#include "simt/program.h"
+#include "student/ir_backend.h"
+#endif
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Case {
+    std::string file;
+    uint64_t n = 0;
+    uint32_t block = 0, grid = 0;
+};
+
+struct Phases {
+    std::vector<std::pair<std::string, double>> list;
+    void add(const char* name, double s) {
+        for (auto& [n, v] : list)
+            if (n == name) {
+                v += s;
+                return;
+            }
+        list.emplace_back(name, s);
+    }
+    double total() const {
+        double t = 0;
+        for (const auto& [n, v] : list) t += v;
+        return t;
+    }
+};
+Phases* g_phases = nullptr;
+bool g_json = false;  // --json: the handoff as JSON, as the runner wrote it before the binary form
+void sink(const char* name, double s) {
+    if (g_phases) g_phases->add(name, s);
+}
+
+// Resident memory now and at its peak (kB), from /proc/self/status; the peak is reset by clear_refs 5.
+long status_kb(const char* field) {
+    std::ifstream in("/proc/self/status");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(field, 0) == 0) return std::atol(line.c_str() + std::strlen(field));
+    return 0;
+}
+void reset_peak() {
+    malloc_trim(0);  // what the previous side freed leaves the resident set
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+std::string source_dir() { return RLAB_SOURCE_DIR; }
+
+// Compiles the file as the runner does; returns its backend.
+std::unique_ptr<rl::student::KernelBackend> compile(const std::string& file) {
+    const std::string source = rl::read_text_file(file, "kernel file", 1 << 20);
+    if (rl::student::is_plain_cuda(source) && source.find("rlab/kernel.h") == std::string::npos) {
+#ifdef RLAB_HAVE_SIMT
+        rl::student::CudaCompile c = rl::student::compile_cuda_device(file, source);
+        if (!c.ok) throw rl::Error(file + ": " + c.error + c.log);
+        return rl::student::make_ir_backend(rl::simt::decode(c.bitcode, file), "");
+#else
+        throw rl::Error(file + ": plain CUDA needs the lab built with LLVM 14");
+#endif
+    }
+    rl::student::HostCompile c = rl::student::compile_host_kernel(file, source);
+    if (!c.ok) throw rl::Error(file + ": " + c.error + c.log);
+    return rl::student::make_cpu_backend(c.plugin);
+}
+
+struct ChildRun {
+    double wall_s = 0;
+    long maxrss_kb = 0;  // of the child and the children it waited for
+    int status = 0;
+};
+ChildRun run_child(const std::vector<std::string>& argv) {
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    const auto t0 = Clock::now();
+    pid_t pid = 0;
+    if (posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ) != 0) throw rl::Error("cannot run " + argv[0]);
+    posix_spawn_file_actions_destroy(&fa);
+    ChildRun r;
+    rusage ru{};
+    wait4(pid, &r.status, 0, &ru);
+    r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    r.maxrss_kb = ru.ru_maxrss;
+    return r;
+}
+
+std::vector<std::string> run_args(const Case& c) {
+    std::vector<std::string> a{c.file, "--n", std::to_string(c.n), "--block", std::to_string(c.block)};
+    if (c.grid) a.insert(a.end(), {"--grid", std::to_string(c.grid)});
+    return a;
+}
+
+void bench(const Case& c, const std::string& rlab, const std::string& runner, int reps) {
+    std::printf("\n== %s  n=%llu block=%u%s\n", fs::path(c.file).filename().c_str(), (unsigned long long)c.n, c.block,
+                c.grid ? (" grid=" + std::to_string(c.grid)).c_str() : "");
+    Phases ph;
+    g_phases = &ph;
+    rl::phase::set_sink(&sink);
+    auto backend = compile(c.file);
+    rl::phase::mark("compile (clang or the host compiler)");
+
+    // The runner's side: launches, assembly, checker, the handoff written.
+    reset_peak();
+    const long runner_base = status_kb("VmRSS:");
+    rl::phase::set_sink(&sink);
+    rl::Schedule s;
+    s.n = c.n;
+    s.block = c.block;
+    s.grid = c.grid;
+    rl::student::PlanOutcome run = rl::student::run_launches(*backend, s, false, rl::Backend::Cpu, c.file);
+    if (!run.ok) throw rl::Error(c.file + ": " + run.error);
+    const std::string path = (fs::temp_directory_path() / ("rlab-bench-" + std::to_string(getpid()) + ".trace")).string();
+    if (g_json) rl::write_file_atomically(path, [&](std::ostream& o) { rl::write_trace_json(o, run.trace); });
+    else rl::write_trace_binary_file(path, run.trace);  // as the runner writes it
+    rl::phase::mark("handoff written (runner)");
+    const long runner_peak = status_kb("VmHWM:");
+    const uint64_t events = run.trace.events.size();
+    run = {};
+    backend.reset();
+
+    // The parent's side: the handoff read, the analysis, the board.
+    reset_peak();
+    const long parent_base = status_kb("VmRSS:");
+    rl::phase::set_sink(&sink);
+    rl::Trace t = g_json ? rl::read_trace_file(path) : rl::read_trace_binary_file(path);
+    rl::phase::mark("handoff read (parent)");
+    const rl::Analysis an = rl::analyze(t);
+    rl::phase::mark("analysis");
+    {
+        std::ostringstream board;
+        rl::cli::print_board(board, t);
+        rl::cli::print_result(board, t, an);
+        rl::cli::print_depth_table(board, t, an);
+        rl::cli::print_hazards(board, t);
+    }
+    rl::phase::mark("board printed");
+    const long parent_peak = status_kb("VmHWM:");
+    rl::phase::set_sink(nullptr);
+    const uint64_t file_bytes = fs::file_size(path);
+    fs::remove(path);
+
+    double recorded = 0;
+    for (const auto& [name, sec] : ph.list) {
+        std::printf("  %-40s %8.3f s\n", name.c_str(), sec);
+        if (name.rfind("compile", 0) != 0) recorded += sec;
+    }
+    std::printf("  %-40s %8.3f s\n", "in process, without the compile", recorded);
+    std::printf("  events %llu, hazards %zu, verdict %s; %.1f million events/s from the launch to a trace ready to animate\n",
+                (unsigned long long)events, t.hazards.size(), std::string(rl::to_string(an.verdict)).c_str(),
+                double(events) / recorded / 1e6);
+    std::printf("  bytes per event: handoff file %.1f; runner peak %.1f over its start (%.1f in all); parent peak %.1f over its "
+                "start (%.1f in all)\n",
+                double(file_bytes) / double(events), double(runner_peak - runner_base) * 1024.0 / double(events),
+                double(runner_peak) * 1024.0 / double(events), double(parent_peak - parent_base) * 1024.0 / double(events),
+                double(parent_peak) * 1024.0 / double(events));
+
+    // End to end: rlab run, as a student runs it, and the runner alone (its peak memory).
+    if (rlab.empty()) return;
+    std::vector<double> walls;
+    long parent_rss = 0;
+    int status = 0;
+    for (int r = 0; r < reps; ++r) {
+        std::vector<std::string> argv{rlab, "run"};
+        for (const std::string& a : run_args(c)) argv.push_back(a);
+        argv.insert(argv.end(), {"--backend", "cpu", "--time-limit", "300"});
+        ChildRun e = run_child(argv);
+        walls.push_back(e.wall_s);
+        parent_rss = std::max(parent_rss, e.maxrss_kb);
+        status = e.status;
+    }
+    std::sort(walls.begin(), walls.end());
+    std::vector<std::string> argv{runner};
+    for (const std::string& a : run_args(c)) argv.push_back(a);
+    argv.insert(argv.end(), {"--out", path, "--time-limit", "300"});
+    ChildRun rr = run_child(argv);
+    fs::remove(path);
+    std::printf("  rlab run end to end: %.2f-%.2f s wall (%d runs, exit %d); peak resident memory: rlab and its children "
+                "%.0f MB (%.1f B/event), the runner and its compiler %.0f MB (%.1f B/event)\n",
+                walls.front(), walls.back(), reps, WIFEXITED(status) ? WEXITSTATUS(status) : -1, double(parent_rss) / 1024.0,
+                double(parent_rss) * 1024.0 / double(events), double(rr.maxrss_kb) / 1024.0,
+                double(rr.maxrss_kb) * 1024.0 / double(events));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string rlab = RLAB_EXE, runner = RLAB_RUNNER_EXE;
+    int reps = 3;
+    bool quick = false;
+    std::vector<Case> cases;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--quick") quick = true;
+        else if (a == "--rlab" && i + 1 < argc) rlab = argv[++i];
+        else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--no-e2e") rlab.clear();
+        else if (a == "--json") g_json = true;
+        else {
+            Case c;
+            std::vector<std::string> f;
+            std::stringstream ss(a);
+            for (std::string part; std::getline(ss, part, ':');) f.push_back(part);
+            if (f.size() < 3) {
+                std::fprintf(stderr, "rlab_student_bench: %s: expected FILE:N:BLOCK[:GRID]\n", a.c_str());
+                return 2;
+            }
+            c.file = f[0];
+            c.n = std::stoull(f[1]);
+            c.block = uint32_t(std::stoul(f[2]));
+            c.grid = f.size() > 3 ? uint32_t(std::stoul(f[3])) : 0;
+            cases.push_back(c);
+        }
+    }
+    if (cases.empty()) {
+        const std::string corpus = source_dir() + "/tests/cuda/corpus/", dialect = source_dir() + "/tests/student/kernels/";
+        // Harris 4 reads 2 * block elements per block and its second launch 2 * block partials: grid = 2 * block.
+        cases = {{corpus + "harris4_first_add_during_load.cu", 1 << 16, 128, 256},
+                 {corpus + "kepler_device_reduce.cu", 1 << 16, 256, 0},
+                 {dialect + "grid_stride.cu", 1 << 16, 256, 0}};
+        if (!quick)
+            cases.insert(cases.end(), {{corpus + "harris4_first_add_during_load.cu", 1 << 20, 512, 1024},
+                                       {corpus + "kepler_device_reduce.cu", 1 << 20, 256, 0},
+                                       {dialect + "grid_stride.cu", 1 << 20, 256, 0}});
+    }
+    char host[256] = "?";
+    gethostname(host, sizeof host);
+    std::printf("rlab_student_bench: %ld cores online, host %s\n", sysconf(_SC_NPROCESSORS_ONLN), host);
+    try {
+        for (const Case& c : cases) bench(c, rlab, runner, reps);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "rlab_student_bench: %s\n", rl::one_line(e.what(), 2000).c_str());
+        return 1;
+    }
+    return 0;
+}
