@@ -1,15 +1,18 @@
 // tests/test_hardening.cpp — issue 19 in core: bounded readers (nesting, size, special files, launch geometry,
-// operand DAG), checked atomic writes, and the exact reference with infinities and overflow in linear time.
+// operand DAG), checked atomic writes, and the exact reference with infinities and overflow in linear time; the
+// binary handoff's reader (core/trace_binary.h) against truncation, hostile counts and damage.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 #include <sstream>
 #include "core/emulator.h"
@@ -18,6 +21,8 @@
 #include "core/lesson.h"
 #include "core/lesson_recorded.h"
 #include "core/limits.h"
+#include "core/student_trace.h"
+#include "core/trace_binary.h"
 #include "core/trace_io.h"
 #include "support/helpers.h"
 
@@ -221,4 +226,175 @@ TEST_CASE("atomic writes: the whole file or nothing, and errors say so in one li
           std::string::npos);
     fs::remove_all(dir);
     CHECK(one_line("a\nb\tc\x1b") == "a\\nb\\tc\\x1b");
+}
+
+// ---- the binary handoff (core/trace_binary.h): rlab-kernel-runner's trace as its caller reads it ----------------
+
+namespace {
+
+std::string binary_of(const Trace& t) {
+    std::ostringstream out;
+    write_trace_binary(out, t);
+    return out.str();
+}
+Trace from_binary(const std::string& bytes) {
+    std::istringstream in(bytes);
+    return read_trace_binary(in);
+}
+std::string binary_error(const std::string& bytes) {
+    return test::thrown_error([&] { from_binary(bytes); });
+}
+std::string json_of(const Trace& t) {
+    std::ostringstream out;
+    write_trace_json(out, t);
+    return out.str();
+}
+// A student kernel's trace: a warp's shuffle sum with source lines, a file name and the finishing threads.
+Trace student_trace() {
+    std::vector<StudentRecord> recs;
+    std::vector<uint32_t> v(32);
+    auto add = [&](StudentRecord r, uint32_t seq) {
+        r.seq = seq;
+        r.line = uint16_t(r.kind == EventKind::Shuffle ? 5 : 4);
+        recs.push_back(r);
+        return uint32_t(recs.size() - 1);
+    };
+    for (uint32_t l = 0; l < 32; ++l) {
+        StudentRecord r;
+        r.kind = EventKind::Load, r.thread = uint16_t(l), r.aux = l, r.value = pack_value(float(l + 1));
+        v[l] = add(r, 0);
+    }
+    uint32_t seq = 1, k = 0;
+    for (uint32_t off = 16; off > 0; off /= 2, ++k, seq += 2) {
+        std::vector<uint32_t> got(32);
+        for (uint32_t l = 0; l < 32; ++l) {
+            StudentRecord s;
+            s.kind = EventKind::Shuffle, s.thread = uint16_t(l), s.aux = 0xffffffffu, s.group = k;
+            s.detail = off | ((l + off) << 8);
+            s.dep[0] = l + off < 32 ? v[l + off] : v[l];
+            s.value = recs[s.dep[0]].value;
+            got[l] = add(s, seq);
+        }
+        for (uint32_t l = 0; l < 32; ++l) {
+            StudentRecord c;
+            c.kind = EventKind::Combine, c.thread = uint16_t(l), c.dep[0] = v[l], c.dep[1] = got[l];
+            c.value = pack_value(unpack_value<float>(recs[v[l]].value) + unpack_value<float>(recs[got[l]].value));
+            v[l] = add(c, seq + 1);
+        }
+    }
+    StudentRecord st;
+    st.kind = EventKind::BlockPartial, st.dep[0] = v[0], st.value = recs[v[0]].value;
+    add(st, seq);
+    StudentRun run;
+    run.schedule.n = 32;
+    run.schedule.block = 32;
+    run.schedule.grid = 1;
+    run.kernel_file = "warp_sum.cu";
+    run.device = "CPU SIMT emulator (plain CUDA)";
+    run.out_identity = pack_value(0.0f);
+    run.final_out0 = st.value;
+    return trace_from_student_records(run, recs, make_input(run.schedule));
+}
+
+}  // namespace
+
+TEST_CASE("binary trace: a trace comes back whole (events, lines, times, findings, result)") {
+    std::vector<Trace> traces{emulate(Schedule{}), emulate(test::with(1000, 64, Bug::UninitTail)), student_trace()};
+    traces.push_back(read_trace_file(std::string(RLAB_SOURCE_DIR) + "/docs/gpu/traces/gpu-trace-eight.json"));
+    for (const Trace& t : traces) {
+        CAPTURE(describe(t.schedule));
+        const Trace back = from_binary(binary_of(t));
+        CHECK(json_of(back) == json_of(t));
+        CHECK(test::identical_events(back, t));
+        CHECK(back.lines == t.lines);
+        CHECK(back.times.size() == t.times.size());
+        CHECK(back.kernel_file == t.kernel_file);
+        CHECK(back.finish_threads == t.finish_threads);
+        CHECK(back.result_value == t.result_value);
+        CHECK(back.result_flags == t.result_flags);
+        CHECK(back.hazards.size() == t.hazards.size());
+        CHECK(back.notes.size() == t.notes.size());
+    }
+    CHECK_FALSE(traces[1].hazards.empty());
+    CHECK_FALSE(traces[2].lines.empty());
+    CHECK_FALSE(traces[3].times.empty());
+    // read_trace_file takes the binary form too.
+    const std::string path = fs::temp_directory_path() / ("rlab-binary-" + std::to_string(::getpid()) + ".rltrace");
+    write_trace_binary_file(path, traces[2]);
+    CHECK(json_of(read_trace_file(path)) == json_of(traces[2]));
+    CHECK(json_of(read_trace_binary_file(path)) == json_of(traces[2]));
+    fs::remove(path);
+}
+
+TEST_CASE("binary trace: every truncation and hostile count is refused in one line before it allocates") {
+    Trace t = emulate(test::with(64, 32, Bug::UninitTail));
+    const std::string good = binary_of(t);
+    for (size_t cut = 0; cut < good.size(); ++cut) {
+        const std::string why = binary_error(good.substr(0, cut));
+        CAPTURE(cut);
+        REQUIRE(why.rfind("trace file: ", 0) == 0);
+        REQUIRE(why.find('\n') == std::string::npos);
+    }
+    CHECK(binary_error(good + "x").find("1 bytes follow the end mark") != std::string::npos);
+    CHECK(binary_error("RLTRACEJ" + good.substr(8)).find("not a binary trace") != std::string::npos);
+
+    // The events' count sits right before them; with no findings, lines or times, after them come four empty counts
+    // and the end mark.
+    t.hazards.clear();
+    t.notes.clear();
+    const std::string plain = binary_of(t);
+    const size_t count_at = plain.size() - 8 - 4 * 8 - t.events.size() * sizeof(Event) - 8;
+    auto with_u64 = [&](size_t at, uint64_t v) {
+        std::string b = plain;
+        std::memcpy(b.data() + at, &v, 8);
+        return b;
+    };
+    auto with_byte = [&](size_t at, uint8_t v) {
+        std::string b = plain;
+        b[at] = char(v);
+        return b;
+    };
+    REQUIRE(from_binary(with_u64(count_at, t.events.size())).events.size() == t.events.size());
+    CHECK(binary_error(with_u64(count_at, 1ull << 60)).find("more than the 16777216 allowed") != std::string::npos);
+    CHECK(binary_error(with_u64(count_at, 1ull << 24)).find("truncated: 16777216 events need 536870912 bytes") != std::string::npos);
+    const size_t event0 = count_at + 8;
+    CHECK(binary_error(with_byte(event0, 200)).find("event 0 has an unknown kind 200") != std::string::npos);
+    CHECK(binary_error(with_byte(event0 + 1, 0x80)).find("event 0 has an unknown flag") != std::string::npos);
+    // Event 5's first operand (offset 16 of an event) names itself, then a later event, then one past the end.
+    const size_t dep5 = event0 + 5 * sizeof(Event) + 16;
+    CHECK(binary_error(with_u64(dep5, 0xffffffff00000005ull)).find("event 5 operand 5 is itself") != std::string::npos);
+    CHECK(binary_error(with_u64(dep5, 0xffffffff00000009ull)).find("event 5 operand 9 points to a later event") != std::string::npos);
+    // Event 0's thread (offset 4) outside the block: the JSON reader's whole-trace checks apply.
+    std::string thread = plain;
+    const uint16_t far = 40;
+    std::memcpy(thread.data() + event0 + 4, &far, 2);
+    CHECK(binary_error(thread).find("event 0 is thread 40 of a block of 32") != std::string::npos);
+    // Header: version, byte order, event size.
+    CHECK(binary_error(with_byte(8, 9)).find("unknown version 9") != std::string::npos);
+    std::string swapped = plain;
+    const uint32_t other_order = 0x04030201u;
+    std::memcpy(swapped.data() + 12, &other_order, 4);
+    CHECK(binary_error(swapped).find("other byte order") != std::string::npos);
+    CHECK(binary_error(with_byte(16, 40)).find("events of 40 bytes") != std::string::npos);
+    // A schedule field the lab does not know (the first field's name starts after the header and the field count).
+    CHECK(binary_error(with_byte(24 + 4 + 4, 'Q')).find("schedule: ") != std::string::npos);
+    // A huge string length.
+    CHECK(binary_error(with_u64(24, 0xffffffff00000001ull)).find("bytes long, at most") != std::string::npos);
+}
+
+TEST_CASE("binary trace: random damage ends in a trace or one line, never a crash") {
+    const std::string good = binary_of(student_trace());
+    std::mt19937_64 rng(7);
+    size_t refused = 0;
+    for (int round = 0; round < 3000; ++round) {
+        std::string b = good;
+        const int flips = 1 + int(rng() % 4);
+        for (int k = 0; k < flips; ++k) b[rng() % b.size()] = char(rng());
+        const std::string why = binary_error(b);
+        if (why.empty()) continue;
+        ++refused;
+        REQUIRE(why.rfind("trace file: ", 0) == 0);
+        REQUIRE(why.find('\n') == std::string::npos);
+    }
+    CHECK(refused > 100);
 }
