@@ -63,25 +63,28 @@ public:
         G_ = t.grid ? t.grid : t.schedule.grid_size();
         finish_threads_ = t.finish_threads ? t.finish_threads
                           : t.schedule.block_stage == BlockStage::SmemTreeShfl ? B_ : std::min(B_, G_);
-        used_ = used_values(t);
     }
 
+    // Each rule reads all the events of a trace of millions: a rule whose kinds the trace lacks is skipped (barriers()
+    // notes the kinds present as it reads them).
     std::vector<Finding> run() {
         barriers();
-        shared_memory();
-        shuffles();
-        warp_sync_masks();
+        if (has(EventKind::SharedStore) || has(EventKind::SharedLoad)) shared_memory();
+        if (has(EventKind::Shuffle)) shuffles();
+        if (has(EventKind::WarpSync)) warp_sync_masks();
         values();
-        across_blocks();
+        if (has(EventKind::Ticket) || has(EventKind::PartialLoad)) across_blocks();
         order_witness();
-        atomic_chains();
+        if (has(EventKind::Atomic)) atomic_chains();
         return std::move(found_);
     }
 
 private:
     const Trace& t_;
     uint32_t B_ = 1, G_ = 1, finish_threads_ = 1;
-    std::vector<uint8_t> used_;  // some later event reads this event's value
+    std::vector<uint8_t> used_;  // some later event reads this event's value (filled by shuffles(), which asks)
+    KindMask kinds_ = 0;         // the kinds of events in the trace (barriers() fills it)
+    bool has(EventKind k) const { return kinds_ >> unsigned(k) & 1u; }
     std::vector<Finding> found_;
     // Per block instance: steps of complete barriers (sorted), and per warp the __syncwarp() events.
     std::unordered_map<uint32_t, std::vector<uint16_t>> complete_barriers_;
@@ -120,6 +123,7 @@ private:
         std::vector<int32_t>* cur = nullptr;
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
+            kinds_ |= 1u << unsigned(e.kind);
             if (instance_key(e) != cached) {
                 cached = instance_key(e);
                 cur = &last_step[cached];
@@ -233,24 +237,50 @@ private:
     }
 
     void shared_memory() {
-        struct SlotUse { std::vector<uint32_t> stores, loads; };
-        std::unordered_map<uint32_t, std::vector<SlotUse>> slots;  // per instance, per slot
-        uint32_t cached = kNoEvent;
-        std::vector<SlotUse>* cur = nullptr;
+        // Each block instance's shared-memory events (in index order), then per slot its stores and its loads: one
+        // list per instance and scratch lists reused, not two lists per slot (a million small allocations).
+        std::unordered_map<uint32_t, uint32_t> id_of;  // instance -> its list
+        std::vector<uint32_t> instance;
+        std::vector<std::vector<uint32_t>> events;
+        uint32_t cached = kNoEvent, cur = 0;
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
             if (e.kind != EventKind::SharedStore && e.kind != EventKind::SharedLoad) continue;
-            if (instance_key(e) != cached) cached = instance_key(e), cur = &slots[cached];
-            if (cur->size() <= e.detail) cur->resize(size_t(e.detail) + 1);
-            SlotUse& u = (*cur)[e.detail];
-            (e.kind == EventKind::SharedStore ? u.stores : u.loads).push_back(i);
+            if (instance_key(e) != cached) {
+                cached = instance_key(e);
+                auto [it, fresh] = id_of.try_emplace(cached, uint32_t(events.size()));
+                if (fresh) {
+                    instance.push_back(cached);
+                    events.emplace_back();
+                }
+                cur = it->second;
+            }
+            events[cur].push_back(i);
         }
-        for (auto& [inst, per_slot] : slots)
-            for (const SlotUse& u : per_slot) check_slot(inst, u.stores, u.loads);
+        std::vector<uint32_t> at, by_slot, stores, loads;
+        for (uint32_t id = 0; id < events.size(); ++id) {
+            const std::vector<uint32_t>& ev = events[id];
+            uint32_t slots = 0;
+            for (uint32_t i : ev) slots = std::max<uint32_t>(slots, t_.events[i].detail + 1u);
+            at.assign(size_t(slots) + 1, 0);
+            for (uint32_t i : ev) ++at[t_.events[i].detail + 1u];
+            for (uint32_t k = 0; k < slots; ++k) at[k + 1] += at[k];
+            by_slot.resize(ev.size());
+            for (uint32_t i : ev) by_slot[at[t_.events[i].detail]++] = i;  // at[k] ends as slot k's end
+            for (uint32_t k = 0, begin = 0; k < slots; begin = at[k++]) {
+                stores.clear();
+                loads.clear();
+                for (uint32_t m = begin; m < at[k]; ++m)
+                    (t_.events[by_slot[m]].kind == EventKind::SharedStore ? stores : loads).push_back(by_slot[m]);
+                check_slot(instance[id], stores, loads);
+            }
+            std::vector<uint32_t>().swap(events[id]);
+        }
     }
 
     // Each load of one slot against every store to it by another thread.
     void check_slot(uint32_t inst, const std::vector<uint32_t>& stores, const std::vector<uint32_t>& loads) {
+        if (loads.empty()) return;
         for (uint32_t li : loads) {
             const Event& ld = t_.events[li];
             uint32_t racer = kNoEvent;
@@ -315,6 +345,7 @@ private:
     }
 
     void shuffles() {
+        used_ = used_values(t_);
         // A warp instruction's shuffles come as runs of consecutive shuffle events; runs are sorted by
         // (instance, warp, step) so that one instruction split over several runs is still one group.
         auto key = [&](uint32_t i) {
@@ -587,18 +618,21 @@ private:
 
     // ---- 6. across blocks ----------------------------------------------------------------------
     void across_blocks() {
+        // One pass collects the partials, fences, tickets and partial loads; the rules then read those alone.
         std::vector<uint32_t> partial_of(G_, kNoEvent);
         std::vector<uint8_t> fenced(G_, 1);
         std::unordered_map<uint64_t, std::vector<uint32_t>> fences;  // per block and thread
+        std::vector<uint32_t> tickets, partial_loads;
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
+            if (e.kind == EventKind::PartialLoad && e.aux < G_) partial_loads.push_back(i);
             if (e.flags & kFinisher) continue;
             if (e.kind == EventKind::BlockPartial && e.block < G_) partial_of[e.block] = i;
             if (e.kind == EventKind::Fence) fences[(uint64_t(e.block) << 16) | e.thread].push_back(i);
+            if (e.kind == EventKind::Ticket && e.block < G_) tickets.push_back(i);
         }
-        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+        for (uint32_t i : tickets) {
             const Event& e = t_.events[i];
-            if (e.kind != EventKind::Ticket || (e.flags & kFinisher) || e.block >= G_) continue;
             const uint32_t p = partial_of[e.block];
             if (p == kNoEvent || t_.events[p].thread != e.thread || pos(t_, p) > pos(t_, i)) continue;
             bool ok = false;
@@ -612,9 +646,8 @@ private:
                     ") and draws ticket " + std::to_string(e.aux) + " (step " + std::to_string(e.step) +
                     ") with no `__threadfence()` between: the last block may see the ticket before the partial");
         }
-        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+        for (uint32_t i : partial_loads) {
             const Event& e = t_.events[i];
-            if (e.kind != EventKind::PartialLoad || e.aux >= G_) continue;
             const uint32_t p = partial_of[e.aux];
             if (e.dep[0] == p && p != kNoEvent) continue;
             std::string what = "the finishing block's thread " + std::to_string(e.thread) + " loads block " +
