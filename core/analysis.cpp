@@ -78,8 +78,9 @@ uint32_t ceil_log2(uint64_t n) { return n <= 1 ? 0 : uint32_t(std::bit_width(n -
 
 namespace {
 
-// Depth of the longest chain of combines into each event, in a counter of type D: 16 bits when every operand has a
-// smaller step than its user and no atomic links a chain (a chain then has fewer combines than steps), 32 otherwise.
+// Depth of the longest chain of combines into each event, in a counter of type D: 8 or 16 bits when every operand has
+// a smaller step than its user and no atomic links a chain (a chain then has no more combines than steps), 32
+// otherwise: the parent of a large run holds the trace and these at once.
 // `each` visits the events in an order where operands come first.
 template <class D, class Each>
 void spans(const Trace& t, Analysis& a, Each each) {
@@ -142,8 +143,10 @@ Analysis analyze(const Trace& t) {
     // Span: the longest chain of combines through the dependencies. Index order is topological when every operand
     // points earlier (as rlab writes traces); a trace whose replayed atomics point forward is sorted first.
     bool forward = true, short_chains = true;
+    uint32_t max_step = 0;
     for (uint32_t i = 0; i < ev.size(); ++i) {
         const Event& e = ev[i];
+        max_step = std::max<uint32_t>(max_step, e.step);
         short_chains = short_chains && e.kind != EventKind::Atomic;
         for (uint32_t d : e.dep)
             if (d != kNoEvent && d < ev.size()) {
@@ -159,7 +162,8 @@ Analysis analyze(const Trace& t) {
         else
             for (uint32_t i : order) f(i);
     };
-    if (short_chains) spans<uint16_t>(t, a, each);
+    if (short_chains && max_step < 255) spans<uint8_t>(t, a, each);  // (a chain has at most max_step + 1 combines)
+    else if (short_chains) spans<uint16_t>(t, a, each);
     else spans<uint32_t>(t, a, each);
 
     // Result against reference.
