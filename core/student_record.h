@@ -17,7 +17,8 @@ struct StudentRecord {
     uint32_t block = 0;
     uint32_t seq = 0;         // index in its thread's program order (0, 1, 2, ...) within its launch
     uint32_t group = 0;       // Shuffle: k-th shuffle of this lane; Barrier: k-th __syncthreads of this thread;
-                              // WarpSync: k-th __syncwarp of this lane; otherwise 0
+                              // WarpSync: k-th __syncwarp of this lane; Exit: the block's barriers the thread
+                              // passed, reached or skipped (student/kernel_backend.h); otherwise 0
     uint32_t detail = 0;      // as Event::detail (load item k, shared slot, offset | source lane << 8, out slot)
     uint32_t aux = 0;         // as Event::aux (element index, mask, partial slot, ticket)
     uint32_t dep[2] = {kNoEvent, kNoEvent};  // indices of records in the same array

@@ -66,7 +66,10 @@ void check_records(const StudentRun& run, const std::vector<StudentRecord>& recs
 // step(e) = max(step(previous event of its thread) + 1, step(operand) + 1); the members of one group (a
 // warp's k-th shuffle, a block's k-th barrier, a warp's k-th __syncwarp) share the largest of theirs; a
 // block's k-th barrier also follows the last event of each thread that reached fewer than k + 1 barriers
-// (it exited before that barrier: exited threads do not count, as on the hardware).
+// (it exited before that barrier: exited threads do not count, as on the hardware). A thread's Exit record (the
+// plain-CUDA engine's, for a thread that skipped a barrier alive) says how many of the block's barriers it passed,
+// reached or skipped: those do not wait for it to exit, and its exit comes no earlier than any of them, so that the
+// checker finds it alive there and missing. Without one a thread passed the barriers it reached.
 //
 // The records are visited thread by thread (records_by_thread: each thread's records together, block by block);
 // every table is a flat array indexed by thread, group or record, so that millions of records cost a few passes
@@ -87,6 +90,8 @@ public:
         uint32_t k = 0;       // a barrier's index
         EventKind kind = EventKind::Barrier;
         bool done = false;
+        int32_t step = 0;           // once done
+        uint32_t exits = 0xffffffffu;  // threads whose exit waits for this barrier: a list through next_waiter_
     };
 
     std::vector<uint32_t> run() {
@@ -122,7 +127,7 @@ private:
     struct Thread {
         uint32_t pos = 0, end = 0;  // its records: order_[pos, end)
         int32_t last = -1;
-        uint32_t barriers = 0;      // barriers it reaches
+        uint32_t barriers = 0;      // barriers it passes: reaches, or skips alive as its exit says
         uint32_t block = 0;         // block instance
         bool waiting = false;       // counted as ready in its current group
     };
@@ -162,9 +167,12 @@ private:
                 blocks_.back().end_thread = uint32_t(threads_.size());
             } else if (r.seq == r_[order_[p - 1]].seq) {
                 throw Error(record_at(i) + "two events of one thread share position " + std::to_string(r.seq));
+            } else if (r_[order_[p - 1]].kind == EventKind::Exit) {
+                throw Error(record_at(order_[p - 1]) + "an exit that is not its thread's last event");
             }
             Thread& th = threads_.back();
             th.end = uint32_t(p + 1);
+            if (r.kind == EventKind::Exit) th.barriers = std::max(th.barriers, r.group);
             if (!is_sync(r.kind)) continue;
             const uint32_t k = r.group;
             std::vector<uint32_t>* slots = nullptr;
@@ -220,6 +228,7 @@ private:
                 }
                 base = std::max(base, step_[d] + 1);
             }
+            if (r.kind == EventKind::Exit && !exit_step(t, r, base)) return;  // resumed when that barrier is placed
             if (!is_sync(r.kind)) {
                 resolve(i, base);
                 th.last = base;
@@ -243,6 +252,24 @@ private:
         }
     }
 
+    // An exit's step: after the thread's last event and no earlier than each barrier of its block it passed (false:
+    // one of them is not placed yet; the thread waits for it).
+    bool exit_step(uint32_t t, const StudentRecord& r, int32_t& base) {
+        const Block& b = blocks_[threads_[t].block];
+        for (uint32_t k = 0; k < r.group && k < b.barrier_count; ++k) {
+            const uint32_t gid = barrier_gid_[b.barrier_first + k];
+            if (gid == kNone) continue;
+            Group& g = groups_[gid];
+            if (!g.done) {
+                next_waiter_[t] = g.exits;
+                g.exits = t;
+                return false;
+            }
+            base = std::max(base, g.step);
+        }
+        return true;
+    }
+
     void try_group(uint32_t gid) {
         Group& g = groups_[gid];
         if (g.done || g.ready < g.members || g.ready == 0) return;
@@ -257,6 +284,13 @@ private:
             }
         }
         g.done = true;
+        g.step = step;
+        for (uint32_t t = g.exits; t != kNone;) {
+            const uint32_t next = next_waiter_[t];
+            queue_.push_back(t);
+            t = next;
+        }
+        g.exits = kNone;
         for (uint32_t m = g.start; m < g.start + g.ready; ++m) {
             const uint32_t t = members_[m];
             const uint32_t i = order_[threads_[t].pos];

@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::array<std::string_view, kEventKindCount> kKindNames{"load", "identity-fill", "combine", "shuffle",
     "shared-store", "shared-load", "barrier", "warp-sync", "block-partial", "atomic", "ticket", "grid-sync",
-    "partial-load", "final-store", "fence"};
+    "partial-load", "final-store", "fence", "exit"};
 
 constexpr std::array<std::string_view, kHazardKindCount> kHazardNames{"mask-names-inactive-lanes",
     "read-from-non-participating-lane", "uninitialised-tail", "wrong-identity", "shared-memory-race", "divergent-barrier",
@@ -173,6 +173,7 @@ std::string describe_step(const Trace& t, KindMask kinds, const Event* first_shu
     if (has(EventKind::FinalStore)) return pick("final store", "store out[]");
     if (has(EventKind::IdentityFill)) return pick("identity fill", "constant");
     if (has(EventKind::Combine)) return "combine";
+    if (has(EventKind::Exit)) return "exit";
     return "";
 }
 

@@ -31,8 +31,12 @@ enum class EventKind : uint8_t {
                    // whose value it saw, none when it saw an older value of that global slot)
     FinalStore,    // the reduction's result written
     Fence,         // __threadfence() by one thread (last-block: after the block partial, before the ticket)
+    Exit,          // a student's thread leaves the kernel after passing a __syncthreads() that other threads of its
+                   // block reached, without reaching it (it skipped the barrier alive): on the step of the last
+                   // such barrier or after its own last event. Only such threads have one: a thread without an
+                   // exit event exited after its last event
 };
-constexpr int kEventKindCount = 15;
+constexpr int kEventKindCount = 16;
 
 constexpr uint32_t kNoEvent = 0xffffffffu;
 

@@ -28,7 +28,15 @@
 //            not take part: kUndefined, poison, dep none; group = k-th shuffle of the lane
 //   SharedStore/SharedLoad  detail = slot (a thread's rl::Shared arrays numbered in construction order);
 //            a load of a slot no thread of the block stored: kUndefined, poison, dep none
-//   Barrier  one per arriving thread: detail = line, group = k-th __syncthreads of the thread
+//   Barrier  one per arriving thread: detail = line, group = k-th __syncthreads of the thread (the plain-CUDA
+//            engine: k-th of the block's barriers the thread passed, reached or skipped alive; the same numbers
+//            where no thread skips one)
+//   Exit     the plain-CUDA engine only, and only for a thread that passed a barrier some thread of its block
+//            reached, without reaching it (a live skip: it lives on after the branch that held the barrier, or
+//            records before it returns): its last record, group = the block's barriers it passed, line = its
+//            return. The dialect's runtimes (this one, and the GPU's include/rlab/detail/device.h) cannot tell
+//            a skip from the calls they see and record none; the assembly takes a thread without an Exit as
+//            exited after its last record, having passed the barriers it reached, as before Exit existed
 //   WarpSync one per arriving lane: aux = mask, group = k-th __syncwarp of the lane
 //   BlockPartial  out[b] = v: aux = b, dep[0] = v (the assembly names the FinalStore)
 //   Atomic   detail = b, dep[1] = v, dep[0] none and aux 0 (the assembly chains them from atomic_old),

@@ -70,6 +70,7 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
                 if (e->kind == EventKind::SharedStore && cells[e->thread].empty())
                     cells[e->thread] = "s[" + std::to_string(e->detail) + "]";
                 if (e->kind == EventKind::BlockPartial) cells[e->thread] = cell_text(t, *e) + ">g";
+                if (e->kind == EventKind::Exit && cells[e->thread].empty()) cells[e->thread] = "exit";
             }
             KindMask kinds = 0;
             const Event* first_shuffle = nullptr;

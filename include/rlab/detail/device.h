@@ -4,6 +4,9 @@
 // A value travels with its record index and flags (a shuffle moves all three with the caller's mask); a Shared
 // or Out slot keeps value + writer + flags (dynamic shared memory / global memory). Indices are checked here, so
 // nothing reads outside a buffer; a kernel error is written for the host and every thread stops.
+// No Exit records (student/kernel_backend.h): like the CPU runtime, this sees calls, not the kernel's branches, so
+// it cannot tell a thread that skipped a __syncthreads() alive from one that returned; the assembly reads a thread
+// without one as exited after its last record. (Untested on a GPU since Exit was added: the records are unchanged.)
 // Included by rlab/kernel.h only; students include <rlab/kernel.h>.
 #pragma once
 #include "rlab/detail/device_abi.h"
