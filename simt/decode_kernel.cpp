@@ -96,6 +96,7 @@ public:
         resolve_targets();
         place_constants();
         mark_combines();
+        mark_barrier_skips();
         return std::move(k_);
     }
 
@@ -1135,6 +1136,48 @@ private:
         for (size_t k = 0; k < k_.constants.size(); ++k) k_.constants[k].reg = first + uint32_t(k);
         k_.registers = first + uint32_t(k_.constants.size());
         if (k_.registers > kMaxRegisters) unsupported(ctx_.file, k_.line, "a kernel this large (over a million values)");
+    }
+
+    // Branch::skips: the side of a two-way branch from which no __syncthreads() can be reached before the branch's
+    // reconvergence point, while one can be from the other side; skip_exits when that point only returns.
+    void mark_barrier_skips() {
+        for (Branch& br : k_.branches) {
+            if (br.to[1].target == kNoPc) continue;
+            const bool a = barrier_before(br.to[0].target, br.reconverge), b = barrier_before(br.to[1].target, br.reconverge);
+            if (a == b) continue;
+            br.skips = a ? 1 : 0;
+            br.skip_exits = returns_at(br.reconverge);
+        }
+    }
+    // A thread at pc only returns: the virtual exit, or a `ret` after calls that change nothing and jumps.
+    bool returns_at(uint32_t pc) const {
+        for (int hops = 0; pc != kNoPc && hops < 64; ++hops, ++pc) {
+            const Inst& in = k_.code[pc];
+            if (in.op == Opcode::Ret) return true;
+            if (in.op == Opcode::Br) pc = k_.branches[size_t(in.imm)].to[0].target - 1;
+            else if (in.op != Opcode::Nop) return false;
+        }
+        return pc == kNoPc;
+    }
+    bool barrier_before(uint32_t from, uint32_t stop) const {
+        std::vector<uint32_t> work{from};
+        std::set<uint32_t> seen{from};
+        while (!work.empty()) {
+            uint32_t pc = work.back();
+            work.pop_back();
+            for (; pc != stop && pc < k_.code.size(); ++pc) {
+                const Inst& in = k_.code[pc];
+                if (in.op == Opcode::Barrier) return true;
+                if (in.op == Opcode::Br || in.op == Opcode::CondBr) {
+                    const Branch& b = k_.branches[size_t(in.imm)];
+                    for (int side = 0; side < (in.op == Opcode::CondBr ? 2 : 1); ++side)
+                        if (b.to[side].target != kNoPc && seen.insert(b.to[side].target).second) work.push_back(b.to[side].target);
+                    break;
+                }
+                if (in.op == Opcode::Ret || in.op == Opcode::Trap) break;
+            }
+        }
+        return false;
     }
 
     // Arithmetic of the kernel's element type can combine data; index arithmetic of other types never does.

@@ -159,6 +159,12 @@ void Launch::branch(Warp& w, const Inst& in, uint32_t mask) {
     const size_t cond = size_t(in.a) * 32;
     each_lane(mask, [&](uint32_t l) { taken |= uint32_t(w.bits[cond + l] & 1) << l; });
     const uint32_t not_taken = mask & ~taken;
+    if (br.skips != kNoSide)  // these threads pass the barrier the other side holds: the next one they would reach
+        each_lane(br.skips == 0 ? taken : not_taken, [&](uint32_t l) {
+            ThreadState& t = threads_[tid_of(w, l)];
+            if (!br.skip_exits) t.skip();
+            else if (t.exit_skip == kNone) t.exit_skip = t.seq;  // skipped alive only if it records before it exits
+        });
     if (taken) copy_edge(w, br.to[0], taken);
     if (not_taken) copy_edge(w, br.to[1], not_taken);
     if (!not_taken || !taken) {
@@ -458,6 +464,11 @@ bool Launch::run_warp(Warp& w) {
                     branch(w, in, mask);
                     goto settled;
                 case Opcode::Ret:
+                    each_lane(mask, [&](uint32_t l) {
+                        ThreadState& th = threads_[tid_of(w, l)];
+                        th.exit_line = in.line;
+                        if (th.exit_skip != kNone && th.seq > th.exit_skip) th.skip();
+                    });
                     w.exited |= mask;
                     w.stack.pop_back();
                     goto settled;

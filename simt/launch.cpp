@@ -1,6 +1,7 @@
 // simt/launch.cpp — one launch: memory and registers set up, blocks one after another, the warps of a block
 // interleaved round robin (each runs to its next access of memory other warps see, shuffle, fence or barrier),
-// barriers completed when every live thread waits at one, and "the kernel hangs" when nothing can move.
+// a warp's paths run on alone while one of them waits at a barrier, barriers completed when every live thread
+// waits at one, "the kernel hangs" when a warp waits at two, and the exits of threads that skipped a barrier.
 #include <algorithm>
 #include <new>
 #include "core/limits.h"
@@ -144,16 +145,14 @@ bool Launch::all_live_parked() const {
 // The lines at which the threads of each warp wait: "" when every warp waits at one line, else the hang message.
 std::string Launch::lines_of_two_barriers() const {
     bool split = false;
-    for (const Warp& w : warp_) {
-        uint32_t line = 0;
-        bool seen = false;
+    std::vector<int64_t> waits_at(warps_, -1);  // per warp, whichever of its paths waits
+    for (const Warp& w : warp_)
         for (const Entry& e : w.stack)
             if (e.parked && (e.mask & ~w.exited)) {
-                split = split || (seen && e.line != line);
-                line = e.line;
-                seen = true;
+                int64_t& l = waits_at[w.index];
+                split = split || (l >= 0 && l != int64_t(e.line));
+                l = e.line;
             }
-    }
     if (!split) return {};
     std::vector<std::pair<uint32_t, uint32_t>> at;  // (thread, line)
     for (const Warp& w : warp_)
@@ -198,43 +197,55 @@ void Launch::release_barrier() {
         }
 }
 
-// Nothing can move, and not every live thread waits at a barrier: threads wait at __syncthreads() for threads
-// that wait, on another path of their warp's branch, to rejoin them.
-void Launch::hang() {
-    struct Where {
-        bool exited, barrier;
-        uint32_t line;
-        bool operator==(const Where& o) const { return exited == o.exited && barrier == o.barrier && line == o.line; }
-    };
-    std::vector<Where> where(in_.block, Where{true, false, 0});
-    for (const Warp& w : warp_)
-        each_lane(w.exists & ~w.exited, [&](uint32_t l) {
-            for (auto e = w.stack.rbegin(); e != w.stack.rend(); ++e)
-                if (e->mask >> l & 1u) {
-                    where[tid_of(w, l)] = {false, e->parked, e->parked ? e->line : k_.code[e->pc].line};
-                    break;
-                }
-        });
-    std::string what;
-    int groups = 0;
-    for (uint32_t i = 0; i < in_.block;) {
-        uint32_t j = i + 1;
-        while (j < in_.block && where[j] == where[i]) ++j;
-        if (!where[i].exited) {
-            if (++groups > 6) {
-                what += "; ...";
-                break;
+// Lanes of warp u that wait where a branch rejoins (or to start the branch's other side) while the path they wait
+// for waits at __syncthreads(): on a GPU since Volta a warp's diverged paths are scheduled independently, so they
+// go on alone, as a Warp of their own that holds the stack below that point with their lanes only. One level at a
+// time, the deepest first. False: no lane of it waits so.
+bool Launch::split(size_t u) {
+    Warp& w = warp_[u];
+    uint32_t above = 0;  // lanes of the entries above: they wait at a barrier, or run a side not yet rejoined
+    for (size_t i = w.stack.size(); i-- > 0;) {
+        const Entry& e = w.stack[i];
+        const uint32_t waiting = e.mask & ~w.exited & ~above;
+        above |= e.mask;
+        if (e.parked || !waiting) continue;
+        Warp alone = w;
+        alone.exists = waiting;
+        alone.exited = 0;
+        alone.stack.clear();
+        for (size_t j = 0; j <= i; ++j) {
+            if (w.stack[j].mask & waiting) {
+                alone.stack.push_back(w.stack[j]);
+                alone.stack.back().mask &= waiting;
             }
-            what += (what.empty() ? "" : "; ") + std::string(j - i > 1 ? "threads " : "thread ") + std::to_string(i) +
-                    (j - i > 1 ? "-" + std::to_string(j - 1) : "") +
-                    (where[i].barrier ? " wait at __syncthreads() on line " + std::to_string(where[i].line)
-                                      : " wait on line " + std::to_string(where[i].line) + " for the rest of their warp");
+            w.stack[j].mask &= ~waiting;
         }
-        i = j;
+        w.exists &= ~waiting;
+        apart_[w.index] = 1;
+        warp_.push_back(std::move(alone));  // w is not used after this
+        return true;
     }
-    fail("the kernel hangs: in block " + std::to_string(block_) + (in_.launch ? " of the lab's second launch" : "") + ", " + what +
-         " (a barrier not every thread reaches: the threads of a warp that take different sides of a branch rejoin only "
-         "after it)");
+    return false;
+}
+
+// The end of a block. A thread that passed a barrier some thread of the block reached, without reaching it, skipped
+// it alive: it records its exit (its last record, with the number of the block's barriers it passed), which places
+// it after that barrier, where the checker finds it missing (divergent-barrier). Threads that only reached barriers,
+// or skipped ones no thread reached (a loop every thread leaves together), record none. Barriers are numbered by
+// the ones the block reached, as the fiber runtime numbers them: the numbers of barriers only skipped are dropped.
+void Launch::finish_block(size_t first_record) {
+    auto number = [&](uint32_t passed) { return uint32_t(std::lower_bound(reached_.begin(), reached_.end(), passed) - reached_.begin()); };
+    if (!reached_.empty() && reached_.back() + 1 != reached_.size())
+        for (size_t i = first_record; i < out_.records.size(); ++i)
+            if (out_.records[i].kind == EventKind::Barrier) out_.records[i].group = number(out_.records[i].group);
+    for (uint32_t tid = 0; tid < in_.block; ++tid) {
+        const ThreadState& t = threads_[tid];
+        bool alive = false;
+        for (const auto& [first, end] : t.skipped) alive = alive || number(first) < number(end);
+        if (!alive) continue;
+        const uint32_t ev = record(EventKind::Exit, 0, 0, 0, kNone, kNone, identity_, t.exit_line, tid);
+        at(ev).group = number(t.barriers);
+    }
 }
 
 void Launch::run_block(uint32_t b) {
@@ -245,6 +256,12 @@ void Launch::run_block(uint32_t b) {
         arena_[kSharedArena].assign(arena_[kSharedArena].bytes.size(), kUndefined);
         arena_[kLocalArena].assign(arena_[kLocalArena].bytes.size(), kUndefined);
     }
+    reached_.clear();
+    apart_.assign(warps_, 0);
+    past_shuffles_.assign(warps_, 0);
+    past_warpsyncs_.assign(warps_, 0);
+    const size_t first_record = out_.records.size();
+    warp_.resize(warps_);  // the paths a warp split into in the block before are gone
     for (Warp& w : warp_) {
         const uint32_t lanes = std::min<uint32_t>(32, in_.block - 32 * w.index);
         w.exists = lanes == 32 ? kAllLanes : (1u << lanes) - 1;
@@ -253,17 +270,20 @@ void Launch::run_block(uint32_t b) {
     }
     for (;;) {
         bool ran = false, live = false;
-        for (Warp& w : warp_) {
-            if (w.stack.empty()) continue;
-            ran = run_warp(w) || ran;
-            live = live || !w.stack.empty();
+        for (size_t u = 0; u < warp_.size(); ++u) {  // split appends: indices, not references
+            if (warp_[u].stack.empty()) continue;
+            const bool moved = run_warp(warp_[u]) || split(u);
+            ran = ran || moved;
+            live = live || !warp_[u].stack.empty();
         }
-        if (!live) return;
+        if (!live) break;
         if (ran) continue;
-        if (!all_live_parked()) hang();
+        // Nothing moves: every live thread waits at a barrier (a path that waits for another has gone on alone).
+        if (!all_live_parked()) fail("the lab's emulator lost track of the threads of block " + std::to_string(block_) + " that wait");
         if (std::string two = lines_of_two_barriers(); !two.empty()) fail(two);
         release_barrier();
     }
+    finish_block(first_record);
 }
 
 void Launch::run() {

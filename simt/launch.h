@@ -29,9 +29,12 @@ struct Entry {
     uint32_t line = 0;
 };
 
+// The lanes of one warp that run in lock step. A warp starts as one; when its path waits at a __syncthreads() while
+// other lanes of it wait to rejoin that path (or to start the other side of its branch), those lanes go on alone as a
+// Warp of their own (the same index and registers), as Volta's independent thread scheduling runs them.
 struct Warp {
     uint32_t index = 0;
-    uint32_t exists = 0;  // lanes the block has
+    uint32_t exists = 0;  // the lanes it holds
     uint32_t exited = 0;
     std::vector<Entry> stack;
     uint64_t* bits = nullptr;  // register r of lane l at [r * 32 + l]
@@ -73,8 +76,16 @@ struct ArenaState {
 };
 
 struct ThreadState {
-    uint32_t seq = 0, loads = 0, partial_loads = 0, shuffles = 0, barriers = 0, warpsyncs = 0;
+    void skip() {  // passes its next barrier without reaching it
+        if (skipped.empty() || skipped.back().second != barriers) skipped.push_back({barriers, barriers});
+        skipped.back().second = ++barriers;
+    }
+    uint32_t seq = 0, loads = 0, partial_loads = 0, shuffles = 0, warpsyncs = 0;
+    uint32_t barriers = 0;  // __syncthreads() passed: reached, or skipped alive (Branch::skips)
     uint8_t predicate = 0;  // __syncthreads_count/_and/_or: this thread's, until the barrier completes
+    uint32_t exit_line = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> skipped;  // the barriers it skipped, as runs [first, end)
+    uint32_t exit_skip = kNone;  // seq when it took a skipping side that leads only to the exit (skip_exits)
 };
 
 class Launch {
@@ -102,16 +113,20 @@ private:
     uint64_t frame_bytes_ = 0;
     uint32_t shared_slots_ = 0;
     std::vector<Slot> shared_;  // the block's shared slots (the kernel's element type)
+    std::vector<uint32_t> reached_;  // the barriers (by number passed) some thread of the block reached, ascending
+    std::vector<uint8_t> apart_;     // per warp: its paths went apart at a barrier (split) in this block
+    std::vector<uint32_t> past_shuffles_, past_warpsyncs_;  // per warp: group numbers used so far
     ArenaState arena_[kArenas];
 
     // ---- launch.cpp: blocks, barriers, hangs ---------------------------------------------------------------
     void prepare_regions();
     void prepare_registers();
     void run_block(uint32_t b);
+    bool split(size_t warp);
     bool all_live_parked() const;
     void release_barrier();
     std::string lines_of_two_barriers() const;
-    [[noreturn]] void hang();
+    void finish_block(size_t first_record);
 
     // ---- execute.cpp: one warp in lock step ----------------------------------------------------------------
     bool run_warp(Warp& w);
@@ -143,6 +158,8 @@ private:
     void vote(Warp& w, const Inst& in, uint32_t mask);
     void arrive(Warp& w, const Inst& in, uint32_t mask);
     void warp_sync(Warp& w, const Inst& in, uint32_t mask);
+    uint32_t warp_group(const Warp& w, uint32_t mask, uint32_t ThreadState::*count, std::vector<uint32_t>& past);
+    uint32_t lane_group(uint32_t together, uint32_t& count, uint32_t& past);
     void fence(Warp& w, const Inst& in, uint32_t mask);
 
     // ---- records.cpp ---------------------------------------------------------------------------------------

@@ -100,9 +100,16 @@ struct Edge {
     uint32_t target = kNoPc;  // the first instruction of the target block
     uint32_t first_copy = 0, copies = 0;
 };
+constexpr uint8_t kNoSide = 0xff;
 struct Branch {
     Edge to[2];
     uint32_t reconverge = kNoPc;  // the immediate post-dominator's first instruction (kNoPc: the lanes only exit)
+    // The side (0, 1) whose threads pass a __syncthreads() that the other side can reach before the two rejoin:
+    // a thread that takes it skips that barrier alive when it lives on after the rejoin point, or does anything
+    // before it exits (skip_exits: the rejoin point only returns, as after `if (i >= n) return;`, whose threads
+    // exit). kNoSide: neither (no barrier, or one on each side).
+    uint8_t skips = kNoSide;
+    bool skip_exits = false;
 };
 
 struct Block {

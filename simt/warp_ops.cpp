@@ -1,5 +1,6 @@
 // simt/warp_ops.cpp — what a warp does together: shuffles (Shuffle records, sources as PTX's shfl.sync picks
 // them), votes, arrival at __syncthreads() (Barrier), __syncwarp (WarpSync) and __threadfence (Fence).
+#include <algorithm>
 #include "simt/launch.h"
 
 namespace rl::simt {
@@ -16,12 +17,30 @@ const char* shuffle_name(ShuffleKind kind) {
 
 }  // namespace
 
+// The group numbers of one execution of a shuffle or __syncwarp by the lanes of `mask` (the Stepper puts a group on
+// one step): each lane's k-th, as the fiber runtime numbers them. A warp whose paths went apart at a barrier runs
+// each path's calls on its own, so there every execution is a group of its own, numbered past all before it.
+uint32_t Launch::warp_group(const Warp& w, uint32_t mask, uint32_t ThreadState::*count, std::vector<uint32_t>& past) {
+    if (!apart_[w.index]) return kNone;
+    uint32_t g = past[w.index];
+    each_lane(mask, [&](uint32_t l) { g = std::max(g, threads_[tid_of(w, l)].*count); });
+    each_lane(mask, [&](uint32_t l) { threads_[tid_of(w, l)].*count = g; });
+    return g;
+}
+uint32_t Launch::lane_group(uint32_t together, uint32_t& count, uint32_t& past) {
+    const uint32_t g = together == kNone ? count : together;
+    count = g + 1;
+    past = std::max(past, g + 1);
+    return g;
+}
+
 // The lanes executing this instruction are the ones that take part: a source lane outside them (another path of
 // a divergent branch, exited, never launched) gives an undefined value. Values of the kernel's element type
 // that carry no history become fills in their own lane first, so that each shuffle names its source's record.
 void Launch::shuffle(Warp& w, const Inst& in, uint32_t mask) {
     const ShuffleKind kind = ShuffleKind(in.aux);
     const bool data = element_typed(in);
+    const uint32_t together = warp_group(w, mask, &ThreadState::shuffles, past_shuffles_);
     Val source[32];
     each_lane(mask, [&](uint32_t l) {
         source[l] = value(w, in.b, l);
@@ -59,7 +78,7 @@ void Launch::shuffle(Warp& w, const Inst& in, uint32_t mask) {
         const uint32_t rec = recorded < 0 ? 0u : uint32_t(std::min<int64_t>(recorded, 255));
         const uint32_t ev = record(EventKind::Shuffle, got.flags, uint32_t(arg & 0xff) | rec << 8, lane_mask, got.hist, kNone,
                                    got.bits, in.line, tid);
-        at(ev).group = threads_[tid].shuffles++;
+        at(ev).group = lane_group(together, threads_[tid].shuffles, past_shuffles_[w.index]);
         result[l] = {got.bits, ev, got.flags};
     });
     each_lane(mask, [&](uint32_t l) { set(w, in.dst, l, result[l]); });
@@ -87,17 +106,23 @@ void Launch::arrive(Warp& w, const Inst& in, uint32_t mask) {
         const uint32_t tid = tid_of(w, l);
         ThreadState& t = threads_[tid];
         const uint32_t ev = record(EventKind::Barrier, 0, in.line, 0, kNone, kNone, identity_, in.line, tid);
-        at(ev).group = t.barriers++;
+        at(ev).group = t.barriers;
+        if (reached_.empty() || reached_.back() < t.barriers)
+            reached_.push_back(t.barriers);
+        else if (auto it = std::lower_bound(reached_.begin(), reached_.end(), t.barriers); *it != t.barriers)
+            reached_.insert(it, t.barriers);
+        ++t.barriers;
         if (BarrierKind(in.aux) != BarrierKind::Plain) t.predicate = w.bits[size_t(in.a) * 32 + l] != 0;
     });
 }
 
 void Launch::warp_sync(Warp& w, const Inst& in, uint32_t mask) {
+    const uint32_t together = warp_group(w, mask, &ThreadState::warpsyncs, past_warpsyncs_);
     each_lane(mask, [&](uint32_t l) {
         const uint32_t tid = tid_of(w, l);
         const uint32_t named = uint32_t(w.bits[size_t(in.a) * 32 + l]);
         const uint32_t ev = record(EventKind::WarpSync, 0, 0, named, kNone, kNone, identity_, in.line, tid);
-        at(ev).group = threads_[tid].warpsyncs++;
+        at(ev).group = lane_group(together, threads_[tid].warpsyncs, past_warpsyncs_[w.index]);
     });
 }
 

@@ -108,21 +108,6 @@ TEST_CASE("simt: __syncthreads() in both arms of a per-thread branch hangs, nami
           "..., 63 on line 10: the threads of a warp must all reach the same __syncthreads()");
 }
 
-// Lanes 16-31 skip the barrier and wait where the branch rejoins (line 5), for lanes 0-15, which wait at it.
-TEST_CASE("simt: __syncthreads() that half a warp skips hangs, naming who waits where") {
-    REQUIRE_CLANG();
-    const simt::Module m = compile(R"(__global__ void one(const float* in, float* out, int n) {
-    float v = in[threadIdx.x];
-    if (threadIdx.x < 16) __syncthreads();
-    out[0] = v;
-})");
-    const simt::LaunchResult r = launch(m.kernels.at(0), 32, 32);
-    CHECK(r.error ==
-          "the kernel hangs: in block 0, threads 0-15 wait at __syncthreads() on line 3; threads 16-31 wait on line 4 for "
-          "the rest of their warp (a barrier not every thread reaches: the threads of a warp that take different sides "
-          "of a branch rejoin only after it)");
-}
-
 TEST_CASE("simt: a kernel that does not take (in, out, n) is one line naming the launch it must take") {
     REQUIRE_CLANG();
     const student::KernelOutcome o = run_source(R"(__global__ void k(float* a, int* b, int n) {
