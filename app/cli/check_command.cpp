@@ -16,6 +16,7 @@
 #include "core/analysis.h"
 #include "core/checker.h"
 #include "core/emulator.h"
+#include "core/file_io.h"
 #include "core/limits.h"
 #include "core/trace_io.h"
 
