@@ -9,8 +9,10 @@
 #include "core/student_trace.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
+#include <unordered_map>
 
 #include "core/analysis.h"
 #include "core/checker.h"
@@ -94,10 +96,10 @@ public:
         uint32_t exits = 0xffffffffu;  // threads whose exit waits for this barrier: a list through next_waiter_
     };
 
-    std::vector<uint32_t> run() {
+    // Each record's step goes to its pad1 (as int32, -1 until found); pad0 is left 0 (section 3 marks merged records
+    // there). A record's fields hold what the stepper keeps of it: no array of millions beside them to fill.
+    void run() {
         build_tables();
-        step_.assign(r_.size(), -1);
-        waiter_.assign(r_.size(), kNone);
         next_waiter_.assign(threads_.size(), kNone);
         for (uint32_t t = uint32_t(threads_.size()); t-- > 0;) queue_.push_back(t);  // thread 0 runs first
         while (!queue_.empty()) {
@@ -105,18 +107,18 @@ public:
             queue_.pop_back();
             advance(t);
         }
-        std::vector<uint32_t> out(r_.size());
+        if (resolved_ == r_.size() && max_step_ <= 65534) return;
         for (uint32_t i = 0; i < r_.size(); ++i) {
-            if (step_[i] < 0)
+            if (step_of(r_[i]) < 0)
                 throw Error(record_at(i) + "its step cannot be found: it waits for an operand or a " + std::string(to_string(r_[i].kind)) +
                             " that no order of the records allows (the records are not from one run)");
-            if (step_[i] > 65534)
+            if (step_of(r_[i]) > 65534)
                 throw Error("the kernel runs more than 65535 steps (a thread's events, one after another): "
                             "shorten its loops or use fewer elements per thread");
-            out[i] = uint32_t(step_[i]);
         }
-        return out;
     }
+
+    static int32_t step_of(const StudentRecord& r) { return int32_t(r.pad1); }
 
     const std::vector<Group>& groups() const { return groups_; }
     // A done group's records: members()[g.start, g.start + g.ready).
@@ -141,8 +143,13 @@ private:
     std::vector<Block> blocks_;
     std::vector<Group> groups_;
     std::vector<uint32_t> members_, barrier_gid_;
-    std::vector<int32_t> step_;
-    std::vector<uint32_t> waiter_, next_waiter_;  // threads waiting for a record's step: a list through next_waiter_
+    // Threads waiting for a record's step: a list through next_waiter_ from waiter_[record], for the few records that
+    // have one (kHasWaiters in their pad0): a thread waits only for an operand of another thread not yet placed.
+    static constexpr uint8_t kHasWaiters = 2;
+    std::unordered_map<uint32_t, uint32_t> waiter_;
+    size_t resolved_ = 0;  // records with a step, and the largest (the checks at the end read no record when all is well)
+    int32_t max_step_ = 0;
+    std::vector<uint32_t> next_waiter_;
     std::vector<uint32_t> queue_;
 
     static bool same_block(const StudentRecord& a, const StudentRecord& b) { return a.launch == b.launch && a.block == b.block; }
@@ -153,6 +160,8 @@ private:
         for (size_t p = 0; p < order_.size(); ++p) {
             const uint32_t i = order_[p];
             StudentRecord& r = r_[i];
+            r.pad0 = 0;
+            r.pad1 = uint32_t(-1);  // no step yet
             const bool new_block = p == 0 || !same_block(r, r_[order_[p - 1]]);
             if (new_block) {
                 if (!blocks_.empty()) blocks_.back().barrier_count = uint32_t(barrier_gid_.size() - blocks_.back().barrier_first);
@@ -215,18 +224,20 @@ private:
         Thread& th = threads_[t];
         while (th.pos < th.end) {
             const uint32_t i = order_[th.pos];
-            if (step_[i] >= 0) { th.last = step_[i]; ++th.pos; continue; }  // resolved with its group
+            if (step_of(r_[i]) >= 0) { th.last = step_of(r_[i]); ++th.pos; continue; }  // resolved with its group
             const StudentRecord& r = r_[i];
             int32_t base = th.last + 1;
             for (int k = 0; k < 2; ++k) {
                 const uint32_t d = r.dep[k];
                 if (d == kNoEvent || !orders_step(r, k)) continue;
-                if (step_[d] < 0) {  // wait for it
-                    next_waiter_[t] = waiter_[d];
-                    waiter_[d] = t;
+                if (step_of(r_[d]) < 0) {  // wait for it
+                    auto [it, fresh] = waiter_.try_emplace(d, kNone);
+                    next_waiter_[t] = it->second;
+                    it->second = t;
+                    r_[d].pad0 |= kHasWaiters;
                     return;
                 }
-                base = std::max(base, step_[d] + 1);
+                base = std::max(base, step_of(r_[d]) + 1);
             }
             if (r.kind == EventKind::Exit && !exit_step(t, r, base)) return;  // resumed when that barrier is placed
             if (!is_sync(r.kind)) {
@@ -302,21 +313,28 @@ private:
     }
 
     void resolve(uint32_t i, int32_t step) {
-        step_[i] = step;
-        for (uint32_t t = waiter_[i]; t != kNone;) {
+        StudentRecord& r = r_[i];
+        r.pad1 = uint32_t(step);
+        ++resolved_;
+        max_step_ = std::max(max_step_, step);
+        if (!(r.pad0 & kHasWaiters)) return;
+        r.pad0 &= uint8_t(~kHasWaiters);
+        auto it = waiter_.find(i);
+        for (uint32_t t = it->second; t != kNone;) {
             const uint32_t next = next_waiter_[t];
             queue_.push_back(t);
             t = next;
         }
-        waiter_[i] = kNone;
+        waiter_.erase(it);
     }
 };
 
 }  // namespace
 
-std::vector<uint32_t> records_by_thread(const std::vector<StudentRecord>& r, size_t first) {
+void for_each_block_by_thread(const std::vector<StudentRecord>& r, size_t first,
+                              const std::function<void(const uint32_t* order, size_t count, bool all)>& fn) {
     const size_t n = r.size();
-    std::vector<uint32_t> order(n - std::min(first, n));
+    if (first >= n) return;
     auto before = [&](uint32_t a, uint32_t b) {
         const StudentRecord &x = r[a], &y = r[b];
         if (x.launch != y.launch) return x.launch < y.launch;
@@ -324,26 +342,26 @@ std::vector<uint32_t> records_by_thread(const std::vector<StudentRecord>& r, siz
         if (x.thread != y.thread) return x.thread < y.thread;
         return x.seq < y.seq;
     };
-    // Both CPU backends record block after block: then a count per thread sorts each block's records. Otherwise
-    // (a GPU's records, a test's) a sort.
-    bool blockwise = true;
-    for (size_t i = first + 1; i < n && blockwise; ++i)
-        if (r[i].launch != r[i - 1].launch || r[i].block != r[i - 1].block)
-            blockwise = r[i].launch > r[i - 1].launch || (r[i].launch == r[i - 1].launch && r[i].block > r[i - 1].block);
-    if (!blockwise) {
-        for (size_t i = first; i < n; ++i) order[i - first] = uint32_t(i);
-        std::stable_sort(order.begin(), order.end(), before);
-        return order;
-    }
-    std::vector<uint32_t> at, seq;
+    // Both CPU backends record block after block: then a count per thread sorts each block's records, in one pass
+    // that also finds where blocks end. A block that comes after a later one (a GPU's records, a test's) ends that:
+    // all the records are sorted and given in one call.
+    std::vector<uint32_t> at(size_t(0xffff) + 2, 0), seq, out;
     for (size_t b = first; b < n;) {
-        size_t e = b + 1;
-        uint32_t threads = r[b].thread + 1u;
-        for (; e < n && r[e].launch == r[b].launch && r[e].block == r[b].block; ++e) threads = std::max(threads, r[e].thread + 1u);
-        at.assign(threads + 1, 0);
-        for (size_t i = b; i < e; ++i) ++at[r[i].thread + 1u];
+        if (b > first && !(r[b].launch > r[b - 1].launch || (r[b].launch == r[b - 1].launch && r[b].block > r[b - 1].block))) {
+            out.resize(n - first);
+            for (size_t i = first; i < n; ++i) out[i - first] = uint32_t(i);
+            std::stable_sort(out.begin(), out.end(), before);
+            fn(out.data(), out.size(), true);
+            return;
+        }
+        size_t e = b;
+        uint32_t threads = 0;
+        for (; e < n && r[e].launch == r[b].launch && r[e].block == r[b].block; ++e) {
+            ++at[r[e].thread + 1u];
+            threads = std::max(threads, r[e].thread + 1u);
+        }
         for (uint32_t t = 0; t < threads; ++t) at[t + 1] += at[t];
-        uint32_t* out = order.data() + (b - first);
+        out.resize(e - b);
         seq.resize(e - b);
         for (size_t i = b; i < e; ++i) {
             const uint32_t pos = at[r[i].thread]++;
@@ -358,8 +376,19 @@ std::vector<uint32_t> records_by_thread(const std::vector<StudentRecord>& r, siz
                     std::swap(seq[j], seq[j - 1]);
                     std::swap(out[j], out[j - 1]);
                 }
+        std::fill(at.begin(), at.begin() + threads + 1, 0u);
+        fn(out.data(), out.size(), false);
         b = e;
     }
+}
+
+std::vector<uint32_t> records_by_thread(const std::vector<StudentRecord>& r, size_t first) {
+    std::vector<uint32_t> order;
+    order.reserve(r.size() - std::min(first, r.size()));
+    for_each_block_by_thread(r, first, [&](const uint32_t* o, size_t count, bool all) {
+        if (all) order.clear();
+        order.insert(order.end(), o, o + count);
+    });
     return order;
 }
 
@@ -371,7 +400,8 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     const uint32_t G = s.grid_size();
     std::vector<uint32_t> order = records_by_thread(recs);
     Stepper stepper(recs, order);
-    const std::vector<uint32_t> step = stepper.run();
+    stepper.run();  // each record's step in its pad1
+    auto step_of = [](const StudentRecord& r) { return r.pad1; };
     phase::mark("assembly: steps");
 
     // ---- 3. one barrier (and __syncwarp) event per warp, line and group ------------------------------
@@ -439,21 +469,23 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     phase::mark("assembly: barrier merge");
     // ---- 4. canonical order: (launch, step, block, thread, seq), every operand before its use (operands always
     // have a smaller step than their user, section 2; atomics' chain links are set later and go the same way, see
-    // 5.). A count per (launch, step) over the records in thread order places them; a merged barrier's event took its
-    // warp's first lane as its thread, which can put it before events of lanes below its own: such a step is sorted.
-    std::vector<uint32_t> index(recs.size(), kNoEvent);
-    std::vector<uint32_t> keep;  // keep[event] = record
+    // 5.). A count per (launch, step) over the records in thread order places them; each record's event index goes to
+    // its `group` (its group is merged by now). A merged barrier's event took its warp's first lane as its thread,
+    // which can put it before events of lanes below its own: such a step is sorted.
+    auto merged = [](const StudentRecord& r) { return (r.pad0 & 1) != 0; };
+    constexpr size_t kSteps = 65535;
+    auto bucket = [&](const StudentRecord& r) { return size_t(r.launch) * kSteps + step_of(r); };
+    std::vector<uint32_t> at(2 * kSteps + 1, 0);
+    bool timed = false;
+    for (uint32_t i : order) {
+        const StudentRecord& r = recs[i];
+        if (merged(r)) continue;
+        ++at[bucket(r) + 1];
+        timed = timed || r.globaltimer_ns != 0;
+    }
+    for (size_t b = 0; b < 2 * kSteps; ++b) at[b + 1] += at[b];
+    const uint32_t events = at[2 * kSteps];
     {
-        constexpr size_t kSteps = 65535;
-        std::vector<uint32_t> at(2 * kSteps + 1, 0);
-        auto bucket = [&](uint32_t i) { return size_t(recs[i].launch) * kSteps + step[i]; };
-        for (uint32_t i : order)
-            if (!recs[i].pad0) ++at[bucket(i) + 1];
-        for (size_t b = 0; b < 2 * kSteps; ++b) at[b + 1] += at[b];
-        keep.resize(at[2 * kSteps]);
-        std::vector<uint32_t> fill(at.begin(), at.end() - 1);
-        for (uint32_t i : order)
-            if (!recs[i].pad0) keep[fill[bucket(i)]++] = i;
         auto before = [&](uint32_t a, uint32_t b) {
             const StudentRecord &x = recs[a], &y = recs[b];
             if (x.block != y.block) return x.block < y.block;
@@ -461,11 +493,27 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
             if (x.seq != y.seq) return x.seq < y.seq;
             return a < b;
         };
-        for (size_t b = 0; b < 2 * kSteps; ++b) {
-            auto first = keep.begin() + at[b], last = keep.begin() + at[b + 1];
-            if (!std::is_sorted(first, last, before)) std::sort(first, last, before);
+        std::vector<uint32_t> fill(at.begin(), at.end() - 1), last(2 * kSteps, kNoEvent);
+        std::vector<uint8_t> unsorted(2 * kSteps, 0);
+        bool any_unsorted = false;
+        for (uint32_t i : order) {
+            StudentRecord& r = recs[i];
+            if (merged(r)) continue;
+            const size_t b = bucket(r);
+            if (last[b] != kNoEvent && !before(last[b], i)) unsorted[b] = 1, any_unsorted = true;
+            last[b] = i;
+            r.group = fill[b]++;
         }
-        for (uint32_t k = 0; k < keep.size(); ++k) index[keep[k]] = k;
+        if (any_unsorted) {
+            std::vector<std::vector<uint32_t>> lists(2 * kSteps);
+            for (uint32_t i : order)
+                if (!merged(recs[i]) && unsorted[bucket(recs[i])]) lists[bucket(recs[i])].push_back(i);
+            for (size_t b = 0; b < 2 * kSteps; ++b) {
+                if (!unsorted[b]) continue;
+                std::sort(lists[b].begin(), lists[b].end(), before);
+                for (uint32_t k = 0; k < lists[b].size(); ++k) recs[lists[b][k]].group = at[b] + k;
+            }
+        }
     }
     order = {};  // (its memory, before the events take theirs)
 
@@ -476,30 +524,34 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     t.kernel_file = run.kernel_file;
     t.grid = G;
     t.finish_threads = s.block;
-    t.events.resize(keep.size());
-    t.lines.resize(keep.size());
-    bool timed = false;
-    for (const StudentRecord& r : recs) timed = timed || (r.globaltimer_ns != 0 && !r.pad0);
-    if (timed) t.times.resize(keep.size());
+    t.events.resize(events);
+    t.lines.resize(events);
+    if (timed) t.times.resize(events);
     uint32_t max_step = 0;
-    for (uint32_t k = 0; k < keep.size(); ++k) {
-        const StudentRecord& r = recs[keep[k]];
+    std::unordered_map<uint32_t, uint64_t> atomic_old;  // per Atomic event: the value it replaced
+    // In record order (a stream through the records; each event lands in its step's run of the trace).
+    for (const StudentRecord& r : recs) {
+        if (merged(r)) continue;
+        const uint32_t k = r.group;
         Event& e = t.events[k];
         e.kind = r.kind;
         e.flags = uint8_t(r.flags & (kUndefined | kStale));
-        e.step = uint16_t(step[keep[k]]);
+        e.step = uint16_t(step_of(r));
         e.thread = r.thread;
         e.detail = uint16_t(r.detail);
         e.block = r.launch == 1 ? G : r.block;
         if (r.launch == 1) e.flags |= kFinisher;
         e.aux = r.aux;
-        for (int d = 0; d < 2; ++d) e.dep[d] = r.dep[d] == kNoEvent ? kNoEvent : index[r.dep[d]];
+        for (int d = 0; d < 2; ++d)
+            e.dep[d] = r.dep[d] == kNoEvent || merged(recs[r.dep[d]]) ? kNoEvent : recs[r.dep[d]].group;
         e.value = r.value;
         t.lines[k] = r.line;
         if (timed) t.times[k] = {r.globaltimer_ns, r.clock, r.sm};
+        if (r.kind == EventKind::Atomic) atomic_old[k] = r.atomic_old;
         max_step = std::max<uint32_t>(max_step, e.step);
     }
-    auto old_bits = [&](uint32_t k) { return recs[keep[k]].atomic_old; };
+    auto old_bits = [&](uint32_t k) { return atomic_old.at(k); };
+    recs = {};  // the records' memory, before the checker takes its own
 
     // Taint and identity flags, from each event's operands (the recorders set only where a value is born
     // undefined); operands come first, so one pass in order sees them final.
@@ -554,11 +606,6 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         }
         if (slot == 0 && chain.result_event != kNoEvent) last_atomic_out0 = list[chain.result_event];
     }
-
-    // The records' memory, before the checker takes its own.
-    recs = {};
-    keep = {};
-    index = {};
 
     // The atomics' chain links follow the memory system's order, which can run against the steps (block 1's
     // atomic at step 9 first, block 0's at step 7 after it): events move so that every operand comes first. When

@@ -1,6 +1,7 @@
 // core/student_trace.h — a student kernel's records (either backend) into a checked Trace: steps, the
 // one-event-per-warp barriers, canonical order, atomic chains, the result, the reference and the hazards.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 #include "core/input.h"
@@ -27,5 +28,11 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
 // program order (equal keys keep their order). Linear when the records come block after block, as both CPU
 // backends record them; sorted otherwise (a GPU's records come in any order).
 std::vector<uint32_t> records_by_thread(const std::vector<StudentRecord>& records, size_t first = 0);
+// The same a block at a time, while its records are in the cache: fn(order, count, false) for each (launch, block) in
+// turn with its records' indices in (thread, seq) order. Records that do not come block after block are found where
+// a block follows a later one: then fn(order, count, true) gives all of them at once, and what the calls before gave
+// is to be forgotten (fn may have changed the records it was given; such changes must bear repeating).
+void for_each_block_by_thread(const std::vector<StudentRecord>& records, size_t first,
+                              const std::function<void(const uint32_t* order, size_t count, bool all)>& fn);
 
 }  // namespace rl

@@ -70,36 +70,51 @@ uint64_t identity_bits(DType type, Op op) {
     }
 }
 
+namespace {
+
+bool retracted(const StudentRecord& r) { return (r.flags & RL_RETRACTED_RECORD) != 0; }
+
+// A thread's kept records renumbered in program order: seq, a Load's or PartialLoad's k, and an operand that names no
+// record dropped.
+struct ThreadCount {
+    uint32_t seq = 0, loads = 0, partial_loads = 0;
+};
+void renumber(StudentRecord& r, ThreadCount& c, size_t count) {
+    r.seq = c.seq++;
+    if (r.kind == EventKind::Load) r.detail = c.loads++;
+    if (r.kind == EventKind::PartialLoad) r.detail = c.partial_loads++;
+    for (uint32_t& d : r.dep)
+        if (d != kNoEvent && d >= count) d = kNoEvent;  // names no record
+}
+
+}  // namespace
+
 std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_t first) {
+    // Program order of each thread (the GPU may hand records in another order): by block, thread, seq; a block at a
+    // time while its records are in the cache (core/student_trace.h).
     size_t dropped = 0;
-    for (size_t i = first; i < records.size(); ++i) dropped += (records[i].flags & RL_RETRACTED_RECORD) != 0;
-    std::vector<uint32_t> map;  // empty: nothing dropped, every index stays
-    if (dropped) {
-        map.assign(records.size(), kNoEvent);
-        for (size_t i = 0; i < first; ++i) map[i] = uint32_t(i);
-        size_t kept = first;
-        for (size_t i = first; i < records.size(); ++i)
-            if (!(records[i].flags & RL_RETRACTED_RECORD)) map[i] = uint32_t(kept++);
-    }
-    // Program order of each thread (the GPU may hand records in another order): by block, thread, seq. The kept
-    // records are renumbered in place, in that order; then they move down over the dropped ones.
-    {
-        const std::vector<uint32_t> order = records_by_thread(records, first);
-        uint32_t seq = 0, loads = 0, partial_loads = 0;
+    for_each_block_by_thread(records, first, [&](const uint32_t* order, size_t count, bool all) {
+        if (all) dropped = 0;  // (renumbering a record again gives it the same numbers)
+        ThreadCount c;
         const StudentRecord* prev = nullptr;
-        for (uint32_t i : order) {
-            StudentRecord& r = records[i];
-            if (r.flags & RL_RETRACTED_RECORD) continue;
-            if (!prev || r.launch != prev->launch || r.block != prev->block || r.thread != prev->thread) seq = loads = partial_loads = 0;
-            r.seq = seq++;
-            if (r.kind == EventKind::Load) r.detail = loads++;
-            if (r.kind == EventKind::PartialLoad) r.detail = partial_loads++;
-            for (uint32_t& d : r.dep)
-                if (d != kNoEvent && d >= records.size()) d = kNoEvent;  // names no record
+        for (size_t k = 0; k < count; ++k) {
+            StudentRecord& r = records[order[k]];
+            if (retracted(r)) {
+                ++dropped;
+                continue;
+            }
+            if (!prev || r.launch != prev->launch || r.block != prev->block || r.thread != prev->thread) c = {};
+            renumber(r, c, records.size());
             prev = &r;
         }
-    }
-    if (!dropped) return map;
+    });
+    if (!dropped) return {};  // every index stays
+    // The kept records move down over the dropped ones.
+    std::vector<uint32_t> map(records.size(), kNoEvent);
+    for (size_t i = 0; i < first; ++i) map[i] = uint32_t(i);
+    size_t kept = first;
+    for (size_t i = first; i < records.size(); ++i)
+        if (!retracted(records[i])) map[i] = uint32_t(kept++);
     for (size_t i = first; i < records.size(); ++i) {
         if (map[i] == kNoEvent) continue;
         StudentRecord r = records[i];
@@ -107,7 +122,7 @@ std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_
             if (d != kNoEvent) d = map[d];  // in range (above); a dropped record's users lose it
         records[map[i]] = r;  // map[i] <= i: what it overwrites was read already
     }
-    records.resize(records.size() - dropped);
+    records.resize(kept);
     return map;
 }
 
