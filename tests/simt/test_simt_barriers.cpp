@@ -118,7 +118,9 @@ constexpr const char* kEarlyReturn = R"(__global__ void early(const float* in, f
 TEST_CASE("simt: an early return before __syncthreads() is clean: the threads that return have exited") {
     REQUIRE_CLANG();
     // n 40: lanes 8-31 of warp 1 return; n 32: all of warp 1; n 100: a second block where lanes 4-31 of warp 1 do.
-    for (const auto& [n, sum] : {std::pair{40, 820.0}, {32, 528.0}, {100, 5050.0}}) {
+    for (const auto& run : {std::pair{40, 820.0}, {32, 528.0}, {100, 5050.0}}) {
+        const int n = run.first;  // not a structured binding: clang 14 cannot capture one in CAPTURE's lambda
+        const double sum = run.second;
         CAPTURE(n);
         const student::KernelOutcome o = run_source(kEarlyReturn, uint64_t(n), 64);
         INFO(o.error);
