@@ -2,6 +2,7 @@
 // runner, spawns it, kills it at the time limit, reads its trace, and turns its exit into the outcome.
 #include "student/kernel_run.h"
 #include <signal.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <cmath>
 #include <cstdlib>
@@ -20,6 +21,17 @@ namespace rl::student {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Where the runner's trace is handed over: memory (/dev/shm) when it has room for the largest trace (2^24 events,
+// about 600 MB), else /tmp. A file of a few hundred MB written to /tmp on this lab's development VM took 0.45 s
+// where /dev/shm took 0.07 (the disk's dirty-page throttling); the parent removes it as soon as it is read.
+std::string handoff_folder() {
+    struct statvfs fs_info {};
+    if (access("/dev/shm", W_OK | X_OK) == 0 && statvfs("/dev/shm", &fs_info) == 0 &&
+        uint64_t(fs_info.f_bavail) * fs_info.f_frsize >= (1ull << 30))
+        return "/dev/shm";
+    return "/tmp";
+}
 
 constexpr uint64_t kKernelFileBytes = 1 << 20;  // as the runner's limit
 constexpr double kCompileAllowanceS = 120.0;    // the runner compiles before the kernel's own time limit starts
@@ -101,7 +113,8 @@ KernelOutcome run_kernel(const KernelRequest& request) {
         outcome.failure = KernelFailure::BadInput;
         return outcome;
     }
-    char dir_template[] = "/tmp/rlab-kernel-XXXXXX";
+    std::string dir_name = handoff_folder() + "/rlab-kernel-XXXXXX";
+    char* dir_template = dir_name.data();
     if (!mkdtemp(dir_template)) {
         outcome.error = std::string("cannot create a temporary folder: ") + std::strerror(errno);
         outcome.failure = KernelFailure::BadInput;
