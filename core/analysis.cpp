@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace rl {
@@ -78,16 +79,17 @@ uint32_t ceil_log2(uint64_t n) { return n <= 1 ? 0 : uint32_t(std::bit_width(n -
 
 namespace {
 
-// Depth of the longest chain of combines into each event, in a counter of type D: 8 or 16 bits when every operand has
-// a smaller step than its user and no atomic links a chain (a chain then has no more combines than steps), 32
-// otherwise: the parent of a large run holds the trace and these at once.
-// `each` visits the events in an order where operands come first.
+// Depth of the longest chain of combines into each event, in a counter of type D: 8 bits when every operand has a
+// smaller step than its user, no atomic links a chain and there are fewer than 255 steps (no chain is longer), else
+// 16 bits while no depth passes 65535, else 32: the parent of a large run holds the trace and these at once. False
+// (nothing set) when a depth does not fit D. `each` visits the events in an order where operands come first.
 template <class D, class Each>
-void spans(const Trace& t, Analysis& a, Each each) {
+bool spans(const Trace& t, Analysis& a, Each each) {
     const auto& ev = t.events;
     // depth_up counts only combines above the thread stage: what a thread partial passes through,
     // for bounds where the thread stage is not a chain of plain adds (core/error_bounds.h).
     std::vector<D> depth(ev.size(), 0), depth_up(ev.size(), 0);
+    bool fits = true;
     each([&](uint32_t i) {
         const Event& e = ev[i];
         D best = 0, best_up = 0;
@@ -96,10 +98,13 @@ void spans(const Trace& t, Analysis& a, Each each) {
                 best = std::max(best, depth[d]);
                 best_up = std::max(best_up, depth_up[d]);
             }
-        depth[i] = D(best + (is_combine(e.kind) ? 1 : 0));
+        const uint64_t d = uint64_t(best) + (is_combine(e.kind) ? 1 : 0);
+        fits = fits && d <= std::numeric_limits<D>::max();
+        depth[i] = D(d);
         depth_up[i] = D(best_up + (is_combine(e.kind) && scope_of(t, e) != Scope::Thread ? 1 : 0));
     });
-    if (t.result_event == kNoEvent || t.result_event >= ev.size()) return;
+    if (!fits) return false;
+    if (t.result_event == kNoEvent || t.result_event >= ev.size()) return true;
     a.span = depth[t.result_event];
     a.span_above_thread = depth_up[t.result_event];
     // Back along the chain: at each event the first operand of the greatest depth (bounded: a cycle, which no reader
@@ -112,6 +117,7 @@ void spans(const Trace& t, Analysis& a, Each each) {
             if (d != kNoEvent && d < ev.size() && (from == kNoEvent || depth[d] > depth[from])) from = d;
         i = from;
     }
+    return true;
 }
 
 }  // namespace
@@ -162,9 +168,9 @@ Analysis analyze(const Trace& t) {
         else
             for (uint32_t i : order) f(i);
     };
-    if (short_chains && max_step < 255) spans<uint8_t>(t, a, each);  // (a chain has at most max_step + 1 combines)
-    else if (short_chains) spans<uint16_t>(t, a, each);
-    else spans<uint32_t>(t, a, each);
+    // (With operands at smaller steps, a chain has at most max_step + 1 combines; depth_up never passes depth.)
+    if (short_chains && max_step < 255) spans<uint8_t>(t, a, each);
+    else if (!spans<uint16_t>(t, a, each)) spans<uint32_t>(t, a, each);
 
     // Result against reference.
     a.has_result = t.result_event != kNoEvent;
