@@ -18,6 +18,9 @@ struct StudentRun {
     uint64_t out_identity = 0;    // packed starting value of every out slot (the operator's identity)
     uint64_t final_out0 = 0;      // packed out[0] after the last launch (what memory holds)
     bool second_launch = false;   // the lab ran the kernel again over the block partials
+    // Plain CUDA: every launch, records' `launch` = index (up to 16); empty: dialect (launch 0 and the optional
+    // second launch, as today).
+    std::vector<LaunchScope> launches;
 };
 
 // Throws rl::Error naming the first record that breaks what a recorder guarantees (a dep out of range or

@@ -103,6 +103,13 @@ bool parse_hazard_kind(std::string_view, HazardKind&);
 
 enum class Backend : uint8_t { Cpu, Cuda };
 
+// One kernel launch of a plain CUDA run (a --launch plan or a program's `<<< >>>`): launches are scopes of one trace.
+struct LaunchScope {
+    std::string kernel;          // as the plan names it, e.g. "harris6<64>"
+    uint32_t grid = 1, block = 1, shared_bytes = 0;
+    uint32_t first_block = 0;    // its block b is the trace's block first_block + b (launches in order)
+};
+
 struct Trace {
     Schedule schedule;
     Backend backend = Backend::Cpu;
@@ -130,6 +137,9 @@ struct Trace {
     std::string kernel_file;
     std::vector<uint16_t> lines;
     uint32_t finish_threads = 0;
+    // A plain CUDA run: every launch in order; empty for the lab's schedules and dialect kernels (their second
+    // launch stays block == grid).
+    std::vector<LaunchScope> launches;
 };
 
 enum class Scope : uint8_t { Thread, Warp, Block, Grid };
