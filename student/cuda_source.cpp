@@ -131,6 +131,18 @@ bool is_plain_cuda(std::string_view source) {
     return !includes_dialect(source);
 }
 
+int main_function_line(std::string_view source) {
+    const std::vector<Token> t = tokens_of(source, false);
+    int depth = 0;  // braces: main() is defined at namespace scope (not in a namespace: ::main only)
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (t[i].text == "{") ++depth;
+        if (t[i].text == "}") --depth;
+        if (depth == 0 && t[i].text == "main" && i > 0 && t[i - 1].text == "int" && i + 1 < t.size() && t[i + 1].text == "(")
+            return t[i].line;
+    }
+    return 0;
+}
+
 std::vector<CudaKernelDecl> cuda_kernel_declarations(std::string_view source) {
     const std::vector<Token> t = tokens_of(source, false);
     std::vector<CudaKernelDecl> out;

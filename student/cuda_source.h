@@ -14,6 +14,10 @@ namespace rl::student {
 // so that the dialect's compile says what it lacks.
 bool is_plain_cuda(std::string_view source);
 
+// The line of the file's `int main(` at file scope (comments, strings and preprocessor lines left out), or 0: a
+// plain CUDA file with main() runs as a program (docs/plain-cuda.md, "Programs with main()").
+int main_function_line(std::string_view source);
+
 // One __global__ function the file itself declares (not its headers).
 struct CudaKernelDecl {
     std::string name;             // the function's name as written: harris6

@@ -1,0 +1,304 @@
+// tests/student/test_host_program.cpp — a program with main() on the lab's CUDA runtime: clang's host-side compile,
+// loading, main()'s status and exit(), the output redirect, device pointers, copies, errors and launch capture,
+// against a device that only stores bytes and records launches (the SIMT engine is not involved here).
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "student/cuda_compile.h"
+#include "student/cuda_runtime_lab.h"
+#include "student/cuda_source.h"
+#include "student/host_program.h"
+#include "student/process.h"
+
+namespace rl::student::host_program_tests {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Bytes per buffer, and every launch as the runtime handed it over. Kernels are declared by symbol.
+struct RecordingDevice : ProgramDevice {
+    std::map<std::string, std::vector<ProgramParam>> kernels;
+    std::vector<std::vector<unsigned char>> buffers;
+    std::vector<bool> released;
+    std::vector<ProgramLaunch> launches;
+    std::string fail_launch;  // a kernel error the next launch returns
+
+    bool kernel_params(const std::string& symbol, std::vector<ProgramParam>& params) const override {
+        auto it = kernels.find(symbol);
+        if (it == kernels.end()) return false;
+        params = it->second;
+        return true;
+    }
+    uint32_t allocate(uint64_t bytes) override {
+        buffers.emplace_back(bytes, 0xAB);  // cudaMalloc leaves memory undefined: a visible pattern
+        released.push_back(false);
+        return uint32_t(buffers.size() - 1);
+    }
+    void release(uint32_t b) override { released.at(b) = true; }
+    void write(uint32_t b, uint64_t off, const void* bytes, uint64_t size) override {
+        REQUIRE(off + size <= buffers.at(b).size());
+        std::memcpy(buffers[b].data() + off, bytes, size);
+    }
+    void read(uint32_t b, uint64_t off, void* bytes, uint64_t size) override {
+        REQUIRE(off + size <= buffers.at(b).size());
+        std::memcpy(bytes, buffers[b].data() + off, size);
+    }
+    std::string launch(const ProgramLaunch& l) override {
+        launches.push_back(l);
+        return fail_launch;
+    }
+};
+
+bool have_clang() { return !cuda_clang().empty() && !find_on_path(cuda_clang()).empty(); }
+
+struct Ran {
+    HostProgramCompile compile;
+    ProgramOutcome outcome;
+    std::string output;
+    uint32_t launches = 0;
+    std::vector<ProgramRuntime::Copy> to_host;
+};
+
+struct TempFolder {
+    fs::path path;
+    TempFolder() {
+        std::string t = (fs::temp_directory_path() / "rlab-host-program-test-XXXXXX").string();
+        REQUIRE(mkdtemp(t.data()));
+        path = t;
+    }
+    ~TempFolder() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+Ran compile_and_run(const std::string& source, RecordingDevice& device) {
+    Ran r;
+    TempFolder tmp;
+    const std::string file = (tmp.path / "prog.cu").string();
+    std::ofstream(file) << source;
+    r.compile = compile_cuda_host_program(file, source);
+    if (!r.compile.ok) return r;
+    ProgramRuntime runtime(device);
+    const std::string out = (tmp.path / "out.txt").string();
+    r.outcome = run_host_program(*r.compile.program, file, runtime, out);
+    std::ifstream f(out);
+    std::ostringstream s;
+    s << f.rdbuf();
+    r.output = s.str();
+    r.launches = runtime.launches();
+    r.to_host = runtime.device_to_host();
+    return r;
+}
+
+#define SKIP_WITHOUT_CLANG()                                                           \
+    if (!have_clang()) {                                                               \
+        MESSAGE("SKIPPED: clang-14 is not installed (the plain CUDA front end needs it)"); \
+        return;                                                                        \
+    }
+
+}  // namespace
+
+TEST_CASE("a host stub's mangled name gives its kernel's") {
+    // Itanium mangling by hand: the stub's source name has 15 more characters, `__device_stub__`.
+    CHECK(kernel_symbol_of_stub("_Z16__device_stub__kPKfPfi") == "_Z1kPKfPfi");
+    CHECK(kernel_symbol_of_stub("_ZN2ns17__device_stub__nkEPf") == "_ZN2ns2nkEPf");
+    CHECK(kernel_symbol_of_stub("_ZL17__device_stub__skPf") == "_ZL2skPf");
+    CHECK(kernel_symbol_of_stub("_Z22__device_stub__reduce6ILj256EEvPKiPij") == "_Z7reduce6ILj256EEvPKiPij");
+    CHECK(kernel_symbol_of_stub("_Z1kPKfPfi").empty());
+    CHECK(kernel_symbol_of_stub("main").empty());
+}
+
+TEST_CASE("main() is found in the text at file scope only") {
+    CHECK(main_function_line("__global__ void k() {}\n\nint main() { return 0; }\n") == 3);
+    CHECK(main_function_line("int main(int argc, char** argv)\n{ return 0; }") == 1);
+    CHECK(main_function_line("// int main() in a comment\n__global__ void k() {}\n") == 0);
+    CHECK(main_function_line("const char* s = \"int main()\";\n") == 0);
+    CHECK(main_function_line("struct S { int main() { return 1; } };\n") == 0);
+    CHECK(main_function_line("__global__ void k(const float* in, float* out, int n) {}\n") == 0);
+}
+
+TEST_CASE("a program's main() runs: copies, pointers with offsets, launches as configured, its output and status") {
+    SKIP_WITHOUT_CLANG();
+    RecordingDevice dev;
+    dev.kernels["_Z6reducePKfPfi"] = {{true, 8}, {true, 8}, {false, 4}};
+    dev.kernels["_Z6finishILj64EEvPKfPfj"] = {{true, 8}, {true, 8}, {false, 4}};
+    const std::string src = R"(#include <cstdio>
+__global__ void reduce(const float* in, float* out, int n) {}
+template <unsigned B> __global__ void finish(const float* in, float* out, unsigned n) {}
+int main() {
+    float host[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    float *d_in, *d_out;
+    cudaMalloc(&d_in, sizeof host);
+    cudaMalloc((void**)&d_out, 3 * sizeof(float));
+    cudaMemcpy(d_in, host, sizeof host, cudaMemcpyHostToDevice);
+    cudaMemset(d_out, 0, 3 * sizeof(float));
+    reduce<<<dim3(3), 64, 256>>>(d_in + 2, d_out, 6);
+    finish<64><<<1, 64>>>(d_out, d_out + 2, 3u);
+    if (cudaGetLastError() != cudaSuccess) return 9;
+    float back[8];
+    cudaMemcpy(back, d_in, sizeof back, cudaMemcpyDeviceToHost);
+    printf("back %g %g\n", back[0], back[7]);
+    fprintf(stderr, "to stderr\n");
+    cudaFree(d_in);
+    cudaFree(d_out);
+    return back[7] == 8.0f ? 0 : 4;
+}
+)";
+    Ran r = compile_and_run(src, dev);
+    INFO(r.compile.log);
+    REQUIRE(r.compile.ok);
+    INFO(r.outcome.message);
+    CHECK(r.outcome.end == ProgramOutcome::Returned);
+    CHECK(r.outcome.status == 0);
+    CHECK(r.output == "back 1 8\nto stderr\n");
+    REQUIRE(dev.launches.size() == 2);
+    CHECK(r.launches == 2);
+    const ProgramLaunch& a = dev.launches[0];
+    CHECK(a.symbol == "_Z6reducePKfPfi");
+    CHECK(a.grid[0] == 3);
+    CHECK(a.grid[1] == 1);
+    CHECK(a.block[0] == 64);
+    CHECK(a.shared_bytes == 256);
+    REQUIRE(a.args.size() == 3);
+    CHECK(a.args[0].pointer);
+    CHECK(a.args[0].buffer == 0);
+    CHECK(a.args[0].offset == 8);  // d_in + 2 floats
+    CHECK(a.args[1].buffer == 1);
+    CHECK(a.args[1].offset == 0);
+    CHECK(!a.args[2].pointer);
+    CHECK(a.args[2].bits == 6);
+    const ProgramLaunch& b = dev.launches[1];
+    CHECK(b.symbol == "_Z6finishILj64EEvPKfPfj");
+    CHECK(b.grid[0] == 1);
+    CHECK(b.block[0] == 64);
+    CHECK(b.shared_bytes == 0);
+    CHECK(b.args[1].buffer == 1);
+    CHECK(b.args[1].offset == 8);
+    CHECK(b.args[2].bits == 3);
+    // The device holds what the program copied in and set: 1..8, and three zero floats.
+    REQUIRE(dev.buffers.size() == 2);
+    float in[8];
+    std::memcpy(in, dev.buffers[0].data(), sizeof in);
+    for (int i = 0; i < 8; ++i) CHECK(in[i] == float(i + 1));
+    CHECK(dev.buffers[1] == std::vector<unsigned char>(12, 0));
+    CHECK(dev.released == std::vector<bool>{true, true});
+    REQUIRE(r.to_host.size() == 1);
+    CHECK(r.to_host[0].buffer == 0);
+    CHECK(r.to_host[0].bytes == 32);
+    CHECK(r.to_host[0].after_launches == 2);
+}
+
+TEST_CASE("main()'s status, exit() and a kernel failure end the program as they should") {
+    SKIP_WITHOUT_CLANG();
+    SUBCASE("a non-zero return") {
+        RecordingDevice dev;
+        Ran r = compile_and_run("int main() { return 3; }\n", dev);
+        REQUIRE(r.compile.ok);
+        CHECK(r.outcome.end == ProgramOutcome::Returned);
+        CHECK(r.outcome.status == 3);
+        CHECK(r.launches == 0);
+    }
+    SUBCASE("exit() from a helper ends main(), not the caller") {
+        RecordingDevice dev;
+        Ran r = compile_and_run(
+            "#include <cstdio>\n#include <cstdlib>\nstatic void check(int e) { if (e) { printf(\"bad %d\\n\", e); exit(5); } }\n"
+            "int main() { check(cudaSetDevice(1)); return 0; }\n",
+            dev);
+        REQUIRE(r.compile.ok);
+        CHECK(r.outcome.end == ProgramOutcome::Exited);
+        CHECK(r.outcome.status == 5);
+        CHECK(r.output == "bad 101\n");  // cudaErrorInvalidDevice: the lab has device 0 only
+    }
+    SUBCASE("a kernel that fails stops main() at its launch, with the kernel's line") {
+        RecordingDevice dev;
+        dev.kernels["_Z1kPf"] = {{true, 8}};
+        dev.fail_launch = "launch 1, block 0, thread 5 on line 1: out of range";
+        Ran r = compile_and_run(
+            "#include <cstdio>\n__global__ void k(float* p) {}\nint main() { float* p; cudaMalloc(&p, 4); k<<<1, 32>>>(p);\n"
+            "printf(\"after\\n\"); return 0; }\n",
+            dev);
+        REQUIRE(r.compile.ok);
+        CHECK(r.outcome.end == ProgramOutcome::KernelFailed);
+        CHECK(r.outcome.message == dev.fail_launch);
+        CHECK(r.output.empty());
+    }
+}
+
+TEST_CASE("errors are CUDA's codes: a bad configuration, a bad pointer, the wrong direction") {
+    SKIP_WITHOUT_CLANG();
+    RecordingDevice dev;
+    dev.kernels["_Z1kPf"] = {{true, 8}};
+    Ran r = compile_and_run(R"(#include <cstdio>
+__global__ void k(float* p) {}
+int main() {
+    float* p;
+    float h[4] = {0, 0, 0, 0};
+    cudaMalloc(&p, 16);
+    k<<<1, 2048>>>(p);                                   // more than 1024 threads a block
+    int a = cudaGetLastError(), a2 = cudaGetLastError();  // the error is returned once
+    int b = cudaMemcpy(p, h, 32, cudaMemcpyHostToDevice);  // past the end of the 16 bytes
+    int c = cudaMemcpy(h, p, 16, cudaMemcpyHostToDevice);  // the direction does not fit the pointers
+    int d = cudaFree(h);                                   // never allocated
+    int e = cudaPeekAtLastError(), e2 = cudaGetLastError(), e3 = cudaGetLastError();
+    printf("%d %d %d %d %d %d %d %d %s\n", a, a2, b, c, d, e, e2, e3, cudaGetErrorString(cudaErrorInvalidConfiguration));
+    return 0;
+}
+)", dev);
+    INFO(r.compile.log);
+    REQUIRE(r.compile.ok);
+    CHECK(r.outcome.end == ProgramOutcome::Returned);
+    // CUDA's numbers: 9 invalid configuration, 1 invalid value, 17 invalid device pointer.
+    CHECK(r.output == "9 0 1 1 17 17 17 0 invalid configuration argument\n");
+    CHECK(dev.launches.empty());
+    CHECK(r.launches == 0);
+}
+
+TEST_CASE("what the lab's runtime does not run is refused at the student's line, or before main() runs") {
+    SKIP_WITHOUT_CLANG();
+    SUBCASE("events: a compile error at the call") {
+        RecordingDevice dev;
+        Ran r = compile_and_run("int main() {\n    cudaEvent_t e;\n    cudaEventCreate(&e);\n    return 0;\n}\n", dev);
+        CHECK(!r.compile.ok);
+        REQUIRE(!r.compile.diagnostics.empty());
+        CHECK(r.compile.diagnostics[0].line == 3);
+        CHECK(r.compile.diagnostics[0].file.find("prog.cu") != std::string::npos);
+        CHECK(r.compile.error.find("events are not supported") != std::string::npos);
+    }
+    SUBCASE("managed memory") {
+        RecordingDevice dev;
+        Ran r = compile_and_run("int main() {\n    float* p;\n\n    cudaMallocManaged(&p, 4);\n    return 0;\n}\n", dev);
+        CHECK(!r.compile.ok);
+        REQUIRE(!r.compile.diagnostics.empty());
+        CHECK(r.compile.diagnostics[0].line == 4);
+        CHECK(r.compile.error.find("managed memory") != std::string::npos);
+    }
+    SUBCASE("a runtime function the lab's runtime lacks: named when the program is loaded") {
+        RecordingDevice dev;
+        Ran r = compile_and_run("extern \"C\" int cudaThreadSynchronize();\nint main() { return cudaThreadSynchronize(); }\n", dev);
+        REQUIRE(r.compile.ok);
+        CHECK(r.outcome.end == ProgramOutcome::LoadFailed);
+        CHECK(r.outcome.message.find("the program calls cudaThreadSynchronize") == 0);
+    }
+}
+
+TEST_CASE("a kernel clang does not know from the module is an invalid device function, not a crash") {
+    SKIP_WITHOUT_CLANG();
+    RecordingDevice dev;  // no kernels: the module lacks the launched one
+    Ran r = compile_and_run("#include <cstdio>\n__global__ void k(int n) {}\nint main() { k<<<1, 1>>>(3); "
+                            "printf(\"%d\\n\", (int)cudaGetLastError()); return 0; }\n",
+                            dev);
+    REQUIRE(r.compile.ok);
+    CHECK(r.output == "98\n");
+    CHECK(dev.launches.empty());
+}
+
+}  // namespace rl::student::host_program_tests
