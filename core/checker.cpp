@@ -14,8 +14,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 namespace rl {
@@ -29,18 +31,7 @@ uint32_t instance_key(const Event& e) { return e.block * 2u + ((e.flags & kFinis
 // Order of events in one thread or warp: the step, then the order of emission within it.
 uint64_t pos(const Trace& t, uint32_t i) { return (uint64_t(t.events[i].step) << 32) | i; }
 
-std::string lanes_text(uint32_t mask) {
-    std::string out;
-    for (int l = 0; l < 32;) {
-        if (!(mask >> l & 1u)) { ++l; continue; }
-        int r = l;
-        while (r + 1 < 32 && (mask >> (r + 1) & 1u)) ++r;
-        if (!out.empty()) out += ", ";
-        out += r == l ? std::to_string(l) : std::to_string(l) + "-" + std::to_string(r);
-        l = r + 1;
-    }
-    return out.empty() ? "none" : out;
-}
+std::string lanes_text(uint32_t mask) { return lane_ranges(mask); }
 std::string lane_word(uint32_t mask) { return std::popcount(mask) == 1 ? "lane " : "lanes "; }
 // The word that agrees with a lane mask as its subject: one lane "reads", several lanes "read".
 std::string agree(uint32_t mask, const char* one, const char* many) { return std::popcount(mask) == 1 ? one : many; }
@@ -61,6 +52,7 @@ public:
     explicit Checker(const Trace& t) : t_(t) {
         B_ = std::max<uint32_t>(1, t.schedule.block);
         G_ = t.grid ? t.grid : t.schedule.grid_size();
+        if (!t.launches.empty()) G_ = uint32_t(std::min<uint64_t>(launch_blocks(t), 0xfffffffeu));  // every launch's blocks
         finish_threads_ = t.finish_threads ? t.finish_threads
                           : t.schedule.block_stage == BlockStage::SmemTreeShfl ? B_ : std::min(B_, G_);
     }
@@ -98,9 +90,16 @@ private:
 
     // Threads of a block instance: the second launch of two-pass has min(block, grid) threads (the whole
     // block for smem-tree-shfl).
+    // A plain run's block has its own launch's threads.
     uint32_t threads_of(const Event& e) const {
+        if (!t_.launches.empty()) return std::max<uint32_t>(1, t_.launches[launch_of_block(t_, e.block)].block);
         if ((e.flags & kFinisher) && e.block >= G_) return finish_threads_;
         return B_;
+    }
+    // " of block 3" where the sentence names its thread's block; nothing in a trace with launches, whose messages
+    // start with the whole place ("In launch 2, block 0, warp 0, lanes 0-15: ", section 8).
+    std::string of_block(const Event& e) const {
+        return t_.launches.empty() ? " of block " + std::to_string(e.block) : std::string();
     }
     uint32_t existing_lanes(const Event& e) const {
         const uint32_t n = threads_of(e), first = 32 * e.warp();
@@ -536,7 +535,7 @@ private:
         }
         if (!does) return;
         add(HazardKind::UninitialisedTail, i, 1u << e.lane(),
-            "thread " + std::to_string(e.thread) + " of block " + std::to_string(e.block) + does + slot +
+            "thread " + std::to_string(e.thread) + of_block(e) + does + slot +
                 " its register, which was never assigned: it holds whatever was there",
             true);
     }
@@ -586,9 +585,16 @@ private:
         auto text = [&](uint64_t bits) { return format_value(t_.schedule.op, t_.schedule.type, bits); };
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
-            if (e.kind == EventKind::Load && !(e.flags & kFinisher) && e.aux >= t_.schedule.n) {
+            if (e.kind == EventKind::PartialLoad && !t_.launches.empty() && (e.detail & kDetailOutside)) {
+                // (a plain run's load of out, tmp or a program's buffer outside its elements: the recorder marks it)
                 add(HazardKind::OutOfBoundsRead, i, 1u << e.lane(),
-                    "thread " + std::to_string(e.thread) + " of block " + std::to_string(e.block) + " reads element " +
+                    "thread " + std::to_string(e.thread) + " reads " + buffer_name(event_buffer(e)) + "[" +
+                        (e.aux == 0xffffffffu ? std::string("a negative or huge index") : std::to_string(e.aux)) +
+                        "], outside the elements of " + buffer_name(event_buffer(e)) + ": the value is undefined",
+                    true);
+            } else if (e.kind == EventKind::Load && !(e.flags & kFinisher) && e.aux >= t_.schedule.n) {
+                add(HazardKind::OutOfBoundsRead, i, 1u << e.lane(),
+                    "thread " + std::to_string(e.thread) + of_block(e) + " reads element " +
                         (e.aux == 0xffffffffu ? std::string("at a negative or huge index") : std::to_string(e.aux)) +
                         ", outside the " + std::to_string(t_.schedule.n) + " elements of the input: the value is undefined",
                     true);
@@ -596,7 +602,7 @@ private:
                        result_cone()[i] && changes_result(e.value, identity, identity)) {
                 // (one flagged undefined is a declaration without a value: found where it is read)
                 add(HazardKind::WrongIdentity, i, 1u << e.lane(),
-                    "thread " + std::to_string(e.thread) + " of block " + std::to_string(e.block) + " starts from " +
+                    "thread " + std::to_string(e.thread) + of_block(e) + " starts from " +
                         text(e.value) + ", which is not the identity of " + op + " and changes the result: the " +
                         data_words(identity) + ", and " + op + " of " + text(e.value) + " with it is " +
                         text(combine_bits(t_.schedule.op, t_.schedule.type, e.value, data_reduction(identity).value)),
@@ -625,7 +631,7 @@ private:
         std::vector<uint32_t> tickets, partial_loads;
         for (uint32_t i = 0; i < t_.events.size(); ++i) {
             const Event& e = t_.events[i];
-            if (e.kind == EventKind::PartialLoad && e.aux < G_) partial_loads.push_back(i);
+            if (e.kind == EventKind::PartialLoad && (e.aux < G_ || !t_.launches.empty())) partial_loads.push_back(i);
             if (e.flags & kFinisher) continue;
             if (e.kind == EventKind::BlockPartial && e.block < G_) partial_of[e.block] = i;
             if (e.kind == EventKind::Fence) fences[(uint64_t(e.block) << 16) | e.thread].push_back(i);
@@ -642,9 +648,13 @@ private:
             if (ok) continue;
             fenced[e.block] = 0;
             add(HazardKind::MissingThreadfence, i, 1u << e.lane(),
-                "block " + std::to_string(e.block) + " stores its partial (step " + std::to_string(t_.events[p].step) +
+                (t_.launches.empty() ? "block " + std::to_string(e.block) : std::string("the block")) + " stores its partial (step " + std::to_string(t_.events[p].step) +
                     ") and draws ticket " + std::to_string(e.aux) + " (step " + std::to_string(e.step) +
                     ") with no `__threadfence()` between: the last block may see the ticket before the partial");
+        }
+        if (!t_.launches.empty()) {
+            stale_reads_in_launches(partial_loads, fenced);
+            return;
         }
         for (uint32_t i : partial_loads) {
             const Event& e = t_.events[i];
@@ -656,6 +666,48 @@ private:
             else what += " but does not see the value block " + std::to_string(e.aux) + " stored at step " +
                          std::to_string(t_.events[p].step) + ": it read a stale value";
             if (p != kNoEvent && !fenced[e.aux]) what += " (block " + std::to_string(e.aux) + " has no `__threadfence()` before its ticket)";
+            add(HazardKind::StalePartialRead, i, 1u << e.lane(), what, true);
+        }
+    }
+
+    // A plain run's loads of out, tmp or a program's buffer: a value an earlier launch left is ordered by the launch
+    // boundary (every launch ends before the next begins), as is the start value. Only a store by another block of the
+    // same launch can be missed: when some block of the load's launch stores that element, the load must see such a
+    // store (the last-block pattern: stores, fence, ticket, then the last block reads them); seeing an older value is
+    // a stale read. Stores by the load's own block are its block's business (program order, barriers).
+    void stale_reads_in_launches(const std::vector<uint32_t>& partial_loads, const std::vector<uint8_t>& fenced) {
+        if (partial_loads.empty()) return;
+        auto key = [&](const Event& e) {  // launch, buffer, element
+            return std::tuple(launch_of_block(t_, e.block), event_buffer(e), e.aux);
+        };
+        std::map<std::tuple<size_t, uint32_t, uint32_t>, std::vector<uint32_t>> stores;
+        for (uint32_t i : partial_loads) {
+            const Event& e = t_.events[i];
+            if (!(e.detail & kDetailOutside)) stores.try_emplace(key(e));
+        }
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            if (e.kind != EventKind::BlockPartial && e.kind != EventKind::FinalStore) continue;
+            auto it = stores.find(key(e));
+            if (it != stores.end()) it->second.push_back(i);
+        }
+        for (uint32_t i : partial_loads) {
+            const Event& e = t_.events[i];
+            if (e.detail & kDetailOutside) continue;  // an out-of-bounds read (section 5)
+            uint32_t missed = kNoEvent;  // the latest store by another block of this launch
+            bool seen = false;
+            for (uint32_t st : stores[key(e)]) {
+                const Event& x = t_.events[st];
+                if (x.block == e.block) continue;
+                seen = seen || e.dep[0] == st;
+                if (missed == kNoEvent || pos(t_, st) > pos(t_, missed)) missed = st;
+            }
+            if (missed == kNoEvent || seen) continue;
+            const Event& x = t_.events[missed];
+            const std::string slot = buffer_name(event_buffer(e)) + "[" + std::to_string(e.aux) + "]";
+            std::string what = "thread " + std::to_string(e.thread) + " loads " + slot + ", which " + block_name(t_, x.block) +
+                               " stores at step " + std::to_string(x.step) + " in the same launch, but does not see that value: it read a stale value";
+            if (x.block < fenced.size() && !fenced[x.block]) what += " (that block has no `__threadfence()` before its ticket)";
             add(HazardKind::StalePartialRead, i, 1u << e.lane(), what, true);
         }
     }
@@ -794,6 +846,9 @@ std::vector<Hazard> group(const Trace& t, std::vector<Finding> found, std::vecto
         if (merged[k] > 0)
             out[k].what += " (and " + std::to_string(merged[k]) + (merged[k] == 1 ? " more lane" : " more lanes") +
                            " of this warp at this step)";
+    // A trace with launches names the whole place first: its blocks are numbered within their launch.
+    if (!t.launches.empty())
+        for (Hazard& h : out) h.what = "In " + place_text(t, h.block, h.warp, h.lanes) + ": " + h.what;
     // Listed in program order (instance, step, warp, kind), not by event index: a GPU trace lists each
     // thread's events in its own slots, so index order would differ between two traces of one run.
     auto place = [&](const Hazard& h) {

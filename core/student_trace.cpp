@@ -6,6 +6,10 @@
 //
 // Both backends record the same fields for the same program, so the same function makes both traces and
 // a test can compare them event by event. Steps come from the records alone (never from a clock).
+//
+// Two kinds of run: the dialect's (launch 0, and the lab's one-block launch 1 over the block partials as block ==
+// grid, kFinisher) and a plain CUDA run's (StudentRun::launches: up to 16 launches, each stepped on its own and placed
+// after the one before, block b of launch k as block first_block + b, global buffers named in the events' detail).
 #include "core/student_trace.h"
 
 #include <algorithm>
@@ -35,21 +39,32 @@ bool is_sync(EventKind k) { return k == EventKind::Shuffle || k == EventKind::Ba
 bool orders_step(const StudentRecord& r, int k) { return !(r.kind == EventKind::Atomic && k == 0); }
 
 // ---- 1. validation ----------------------------------------------------------------------------------
+// A plain CUDA run (run.launches non-empty) checks each record against its own launch's grid and block; the dialect
+// has launch 0 over the schedule's grid and the lab's optional one-block launch 1.
 void check_records(const StudentRun& run, const std::vector<StudentRecord>& recs) {
     const Schedule& s = run.schedule;
     const uint32_t grid = s.grid_size();
+    const bool plain = !run.launches.empty();
+    if (plain) {
+        if (std::string why = launches_problem(run.launches); !why.empty()) throw Error("the run's launches: " + why);
+        if (run.second_launch) throw Error("the run's launches: a plain run has no lab-made second launch");
+    }
     for (size_t i = 0; i < recs.size(); ++i) {
         const StudentRecord& r = recs[i];
         if (uint8_t(r.kind) >= kEventKindCount)
             throw Error(record_at(i) + "event kind " + std::to_string(int(uint8_t(r.kind))) + " is not one of the " +
                         std::to_string(kEventKindCount) + " kinds");
-        if (r.launch > 1 || (r.launch == 1 && !run.second_launch))
+        if (plain && r.launch >= run.launches.size())
+            throw Error(record_at(i) + "launch " + std::to_string(r.launch + 1) + " is not one of the run's " +
+                        std::to_string(run.launches.size()) + (run.launches.size() == 1 ? " launch" : " launches"));
+        if (!plain && (r.launch > 1 || (r.launch == 1 && !run.second_launch)))
             throw Error(record_at(i) + "launch " + std::to_string(r.launch) + " was not run");
-        const uint32_t blocks = r.launch == 0 ? grid : 1;
+        const uint32_t blocks = plain ? run.launches[r.launch].grid : r.launch == 0 ? grid : 1;
+        const uint32_t threads = plain ? run.launches[r.launch].block : s.block;
         if (r.block >= blocks)
             throw Error(record_at(i) + "block " + std::to_string(r.block) + " is outside a grid of " + std::to_string(blocks) + " blocks");
-        if (r.thread >= s.block)
-            throw Error(record_at(i) + "thread " + std::to_string(r.thread) + " is outside a block of " + std::to_string(s.block) + " threads");
+        if (r.thread >= threads)
+            throw Error(record_at(i) + "thread " + std::to_string(r.thread) + " is outside a block of " + std::to_string(threads) + " threads");
         for (int k = 0; k < 2; ++k) {
             const uint32_t d = r.dep[k];
             if (d == kNoEvent) continue;
@@ -82,7 +97,10 @@ class Stepper {
 public:
     // Overwrites each sync record's `group` with its group's id here (unique per launch, block, warp for shuffles
     // and __syncwarp, kind and k), which section 3 merges by.
-    Stepper(std::vector<StudentRecord>& recs, const std::vector<uint32_t>& order) : r_(recs), order_(order) {}
+    // per_launch: an operand from an earlier launch does not delay a record (a plain run's launches are stepped each
+    // on its own and placed one after another afterwards: the launch boundary orders them).
+    Stepper(std::vector<StudentRecord>& recs, const std::vector<uint32_t>& order, bool per_launch = false)
+        : r_(recs), order_(order), per_launch_(per_launch) {}
 
     struct Group {
         uint32_t members = 0, ready = 0;
@@ -139,6 +157,7 @@ private:
     };
     std::vector<StudentRecord>& r_;
     const std::vector<uint32_t>& order_;
+    bool per_launch_ = false;
     std::vector<Thread> threads_;
     std::vector<Block> blocks_;
     std::vector<Group> groups_;
@@ -229,7 +248,7 @@ private:
             int32_t base = th.last + 1;
             for (int k = 0; k < 2; ++k) {
                 const uint32_t d = r.dep[k];
-                if (d == kNoEvent || !orders_step(r, k)) continue;
+                if (d == kNoEvent || !orders_step(r, k) || (per_launch_ && r_[d].launch != r.launch)) continue;
                 if (step_of(r_[d]) < 0) {  // wait for it
                     auto [it, fresh] = waiter_.try_emplace(d, kNone);
                     next_waiter_[t] = it->second;
@@ -329,6 +348,36 @@ private:
     }
 };
 
+// A plain run's result: the final writer of out[0] (buffer 1, element 0), in the last launch that wrote it: the
+// chain of atomics on it or the latest store (by step) whose value memory holds at the end, whichever comes later;
+// when no write there holds that value (a race the recorder saw settle otherwise), the latest write of that launch.
+uint32_t plain_result(const Trace& t, uint32_t last_atomic, uint64_t final_out0) {
+    auto launch = [&](uint32_t k) { return launch_of_block(t, t.events[k].block); };
+    auto later = [&](uint32_t a, uint32_t b) {  // a comes after b (kNoEvent comes before everything)
+        if (b == kNoEvent) return a != kNoEvent;
+        if (a == kNoEvent) return false;
+        return std::pair(t.events[a].step, a) > std::pair(t.events[b].step, b);
+    };
+    uint32_t last_store = kNoEvent;
+    for (uint32_t k = 0; k < t.events.size(); ++k) {
+        const Event& e = t.events[k];
+        if (e.kind == EventKind::BlockPartial && event_buffer(e) == kBufferOut && e.aux == 0 && later(k, last_store)) last_store = k;
+    }
+    if (last_store == kNoEvent) return last_atomic;
+    const size_t L = last_atomic != kNoEvent ? std::max(launch(last_store), launch(last_atomic)) : launch(last_store);
+    uint32_t held = kNoEvent, any = kNoEvent;
+    for (uint32_t k = 0; k < t.events.size(); ++k) {
+        const Event& e = t.events[k];
+        if (e.kind != EventKind::BlockPartial || event_buffer(e) != kBufferOut || e.aux != 0 || launch(k) != L) continue;
+        if (later(k, any)) any = k;
+        if (e.value == final_out0 && later(k, held)) held = k;
+    }
+    const bool atomic_here = last_atomic != kNoEvent && launch(last_atomic) == L;
+    if (atomic_here && t.events[last_atomic].value == final_out0 && !later(held, last_atomic)) return last_atomic;
+    if (held != kNoEvent) return held;
+    return atomic_here && !later(any, last_atomic) ? last_atomic : any;
+}
+
 }  // namespace
 
 void for_each_block_by_thread(const std::vector<StudentRecord>& r, size_t first,
@@ -398,10 +447,32 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     check_records(run, recs);
     phase::mark("assembly: validation");
     const uint32_t G = s.grid_size();
+    const bool plain = !run.launches.empty();
+    // A plain run's global accesses name their buffer in pad0 bits 1..3 (bit 4: a load outside its buffer); the
+    // stepper takes pad0 for its own marks, so they are kept here first.
+    std::vector<uint8_t> buffer_bits;
+    if (plain) {
+        buffer_bits.resize(recs.size());
+        for (size_t i = 0; i < recs.size(); ++i) buffer_bits[i] = uint8_t(recs[i].pad0 >> 1 & 0xf);
+    }
     std::vector<uint32_t> order = records_by_thread(recs);
-    Stepper stepper(recs, order);
+    Stepper stepper(recs, order, plain);
     stepper.run();  // each record's step in its pad1
     auto step_of = [](const StudentRecord& r) { return r.pad1; };
+    if (plain) {
+        // Launch k + 1 starts on the step after launch k's last: every step of a launch after every step of the one
+        // before, as the launch boundary orders them (an operand from an earlier launch is always on an earlier step).
+        std::vector<int64_t> last(run.launches.size(), -1), base(run.launches.size(), 0);
+        for (const StudentRecord& r : recs) last[r.launch] = std::max<int64_t>(last[r.launch], int32_t(r.pad1));
+        for (size_t k = 1; k < base.size(); ++k) base[k] = base[k - 1] + last[k - 1] + 1;
+        for (StudentRecord& r : recs) {
+            const int64_t step = base[r.launch] + int32_t(r.pad1);
+            if (step > 65534)
+                throw Error("the kernels run more than 65535 steps (a thread's events, one after another, launch after "
+                            "launch): shorten their loops, use fewer elements per thread or fewer launches");
+            r.pad1 = uint32_t(step);
+        }
+    }
     phase::mark("assembly: steps");
 
     // ---- 3. one barrier (and __syncwarp) event per warp, line and group ------------------------------
@@ -473,9 +544,11 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     // its `group` (its group is merged by now). A merged barrier's event took its warp's first lane as its thread,
     // which can put it before events of lanes below its own: such a step is sorted.
     auto merged = [](const StudentRecord& r) { return (r.pad0 & 1) != 0; };
+    // (A plain run's launches have steps of their own already: its step alone is the bucket.)
     constexpr size_t kSteps = 65535;
-    auto bucket = [&](const StudentRecord& r) { return size_t(r.launch) * kSteps + step_of(r); };
-    std::vector<uint32_t> at(2 * kSteps + 1, 0);
+    const size_t kBuckets = plain ? kSteps : 2 * kSteps;
+    auto bucket = [&](const StudentRecord& r) { return plain ? size_t(step_of(r)) : size_t(r.launch) * kSteps + step_of(r); };
+    std::vector<uint32_t> at(kBuckets + 1, 0);
     bool timed = false;
     for (uint32_t i : order) {
         const StudentRecord& r = recs[i];
@@ -483,8 +556,8 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         ++at[bucket(r) + 1];
         timed = timed || r.globaltimer_ns != 0;
     }
-    for (size_t b = 0; b < 2 * kSteps; ++b) at[b + 1] += at[b];
-    const uint32_t events = at[2 * kSteps];
+    for (size_t b = 0; b < kBuckets; ++b) at[b + 1] += at[b];
+    const uint32_t events = at[kBuckets];
     {
         auto before = [&](uint32_t a, uint32_t b) {
             const StudentRecord &x = recs[a], &y = recs[b];
@@ -493,8 +566,8 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
             if (x.seq != y.seq) return x.seq < y.seq;
             return a < b;
         };
-        std::vector<uint32_t> fill(at.begin(), at.end() - 1), last(2 * kSteps, kNoEvent);
-        std::vector<uint8_t> unsorted(2 * kSteps, 0);
+        std::vector<uint32_t> fill(at.begin(), at.end() - 1), last(kBuckets, kNoEvent);
+        std::vector<uint8_t> unsorted(kBuckets, 0);
         bool any_unsorted = false;
         for (uint32_t i : order) {
             StudentRecord& r = recs[i];
@@ -505,10 +578,10 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
             r.group = fill[b]++;
         }
         if (any_unsorted) {
-            std::vector<std::vector<uint32_t>> lists(2 * kSteps);
+            std::vector<std::vector<uint32_t>> lists(kBuckets);
             for (uint32_t i : order)
                 if (!merged(recs[i]) && unsorted[bucket(recs[i])]) lists[bucket(recs[i])].push_back(i);
-            for (size_t b = 0; b < 2 * kSteps; ++b) {
+            for (size_t b = 0; b < kBuckets; ++b) {
                 if (!unsorted[b]) continue;
                 std::sort(lists[b].begin(), lists[b].end(), before);
                 for (uint32_t k = 0; k < lists[b].size(); ++k) recs[lists[b][k]].group = at[b] + k;
@@ -522,15 +595,22 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     t.backend = run.backend;
     t.device = run.device;
     t.kernel_file = run.kernel_file;
-    t.grid = G;
+    t.grid = plain ? run.launches[0].grid : G;
+    t.launches = run.launches;
     t.finish_threads = s.block;
     t.events.resize(events);
     t.lines.resize(events);
     if (timed) t.times.resize(events);
     uint32_t max_step = 0;
-    std::unordered_map<uint32_t, uint64_t> atomic_old;  // per Atomic event: the value it replaced
+    // Per Atomic event: the value it replaced, and the memory word it updated (the dialect's out slot; a plain run's
+    // buffer << 32 | element: an event's 16-bit detail cannot hold every element index).
+    struct AtomicOf {
+        uint64_t old, slot;
+    };
+    std::unordered_map<uint32_t, AtomicOf> atomic_of;
     // In record order (a stream through the records; each event lands in its step's run of the trace).
-    for (const StudentRecord& r : recs) {
+    for (size_t i = 0; i < recs.size(); ++i) {
+        const StudentRecord& r = recs[i];
         if (merged(r)) continue;
         const uint32_t k = r.group;
         Event& e = t.events[k];
@@ -539,18 +619,38 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         e.step = uint16_t(step_of(r));
         e.thread = r.thread;
         e.detail = uint16_t(r.detail);
-        e.block = r.launch == 1 ? G : r.block;
-        if (r.launch == 1) e.flags |= kFinisher;
+        uint64_t slot = e.detail;
+        if (plain) {
+            // Every launch's blocks are instances of their own (no kFinisher): block b of launch k is first_block + b.
+            e.block = run.launches[r.launch].first_block + r.block;
+            const uint32_t buffer = buffer_bits[i] & 7u;
+            const uint16_t tag = uint16_t(buffer << kDetailBufferShift);
+            switch (r.kind) {
+                case EventKind::PartialLoad:
+                    e.detail = uint16_t(tag | ((buffer_bits[i] & 8u) ? kDetailOutside : 0) | std::min<uint32_t>(r.detail, 0xfffu));
+                    break;
+                case EventKind::BlockPartial: e.detail = tag; break;
+                case EventKind::Atomic:
+                    e.detail = uint16_t(tag | (r.detail & 0x1fffu));
+                    slot = uint64_t(buffer) << 32 | r.detail;
+                    break;
+                default: break;
+            }
+        } else {
+            e.block = r.launch == 1 ? G : r.block;
+            if (r.launch == 1) e.flags |= kFinisher;
+        }
         e.aux = r.aux;
         for (int d = 0; d < 2; ++d)
             e.dep[d] = r.dep[d] == kNoEvent || merged(recs[r.dep[d]]) ? kNoEvent : recs[r.dep[d]].group;
         e.value = r.value;
         t.lines[k] = r.line;
         if (timed) t.times[k] = {r.globaltimer_ns, r.clock, r.sm};
-        if (r.kind == EventKind::Atomic) atomic_old[k] = r.atomic_old;
+        if (r.kind == EventKind::Atomic) atomic_of[k] = {r.atomic_old, slot};
         max_step = std::max<uint32_t>(max_step, e.step);
     }
-    auto old_bits = [&](uint32_t k) { return atomic_old.at(k); };
+    auto old_bits = [&](uint32_t k) { return atomic_of.at(k).old; };
+    buffer_bits = {};
     recs = {};  // the records' memory, before the checker takes its own
 
     // Taint and identity flags, from each event's operands (the recorders set only where a value is born
@@ -580,9 +680,11 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
 
     phase::mark("assembly: order, events, flags");
     // ---- 5. atomic chains, one per out slot (detail), from the values the atomics replaced ----------------
-    std::map<uint32_t, std::vector<uint32_t>> atomics_of_slot;
+    // (a plain run: one per buffer and element)
+    const uint64_t out0_slot = plain ? uint64_t(kBufferOut) << 32 : 0;
+    std::map<uint64_t, std::vector<uint32_t>> atomics_of_slot;
     for (uint32_t k = 0; k < t.events.size(); ++k)
-        if (t.events[k].kind == EventKind::Atomic) atomics_of_slot[t.events[k].detail].push_back(k);
+        if (t.events[k].kind == EventKind::Atomic) atomics_of_slot[atomic_of.at(k).slot].push_back(k);
     uint32_t last_atomic_out0 = kNoEvent;
     for (auto& [slot, list] : atomics_of_slot) {
         Trace chain;  // the slot's atomics alone, ordered by core's Eulerian trail
@@ -604,7 +706,7 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
             e.aux = c.aux;
             e.dep[0] = c.dep[0] == kNoEvent ? kNoEvent : list[c.dep[0]];
         }
-        if (slot == 0 && chain.result_event != kNoEvent) last_atomic_out0 = list[chain.result_event];
+        if (slot == out0_slot && chain.result_event != kNoEvent) last_atomic_out0 = list[chain.result_event];
     }
 
     // The atomics' chain links follow the memory system's order, which can run against the steps (block 1's
@@ -620,14 +722,16 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     // memory holds (the latest such, by step), which becomes the FinalStore.
     const uint8_t last_launch = run.second_launch ? 1 : 0;
     uint32_t writer = last_atomic_out0;
-    if (writer == kNoEvent) {
+    if (plain) {
+        writer = plain_result(t, last_atomic_out0, run.final_out0);
+    } else if (writer == kNoEvent) {
         for (uint32_t k = 0; k < t.events.size(); ++k) {
             const Event& e = t.events[k];
             const bool in_last = ((e.flags & kFinisher) != 0) == (last_launch == 1);
             if (e.kind == EventKind::BlockPartial && e.aux == 0 && in_last && e.value == run.final_out0) writer = k;
         }
-        if (writer != kNoEvent) t.events[writer].kind = EventKind::FinalStore;
     }
+    if (writer != kNoEvent && t.events[writer].kind == EventKind::BlockPartial) t.events[writer].kind = EventKind::FinalStore;
     t.result_event = writer;
     if (writer != kNoEvent) {
         t.result_value = t.events[writer].value;
@@ -639,7 +743,8 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     t.finisher_block = run.second_launch ? G : kNoEvent;
     if (!run.second_launch)
         for (const Event& e : t.events)
-            if (e.kind == EventKind::Ticket && e.aux + 1 == G) t.finisher_block = e.block;
+            if (e.kind == EventKind::Ticket && e.aux + 1 == (plain ? t.launches[launch_of_block(t, e.block)].grid : G))
+                t.finisher_block = e.block;
 
     t.step_count = uint16_t(t.events.empty() ? 0 : max_step + 1);
     // Scopes: where shuffles or __syncwarp first happen, then shared memory or barriers, then global results.

@@ -1,11 +1,15 @@
-// core/trace.cpp — names of event and hazard kinds, the CUDA rules, and value formatting.
+// core/trace.cpp — names of event and hazard kinds, the CUDA rules, value formatting and launch scopes in words.
 #include "core/trace.h"
 
 #include "core/step_words.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdio>
+
+#include "core/limits.h"
 
 namespace rl {
 namespace {
@@ -202,6 +206,74 @@ std::vector<uint8_t> used_values(const Trace& t) {
 bool holds_thread_value(EventKind k) {
     return k == EventKind::Load || k == EventKind::Combine || k == EventKind::IdentityFill || k == EventKind::SharedLoad ||
            k == EventKind::PartialLoad || k == EventKind::FinalStore || k == EventKind::Atomic;
+}
+
+std::string buffer_name(uint32_t buffer) {
+    switch (buffer) {
+        case 0: return "in";
+        case 1: return "out";
+        case 2: return "tmp";
+        default: return "buffer " + std::to_string(buffer);
+    }
+}
+
+std::string launches_problem(const std::vector<LaunchScope>& launches) {
+    if (launches.size() > kMaxLaunches)
+        return std::to_string(launches.size()) + " launches, at most " + std::to_string(kMaxLaunches) + " are allowed";
+    uint64_t next = 0;
+    for (size_t k = 0; k < launches.size(); ++k) {
+        const LaunchScope& l = launches[k];
+        const std::string which = "launch " + std::to_string(k + 1) + " (" + l.kernel + ")";
+        if (l.kernel.size() > 256)
+            return "launch " + std::to_string(k + 1) + ": the kernel's name has " + std::to_string(l.kernel.size()) +
+                   " bytes, at most 256";
+        if (l.grid < 1 || l.grid > limits::kGridBlocks)
+            return which + ": grid " + std::to_string(l.grid) + ", expected 1 to " + std::to_string(limits::kGridBlocks) + " blocks";
+        if (l.block < 1 || l.block > limits::kBlockThreads)
+            return which + ": block " + std::to_string(l.block) + ", expected 1 to " + std::to_string(limits::kBlockThreads) + " threads";
+        if (l.first_block != next)
+            return which + ": first_block " + std::to_string(l.first_block) + ", expected " + std::to_string(next) +
+                   " (the blocks of the launches before it)";
+        next += l.grid;
+        if (next > 0xfffffffeull) return which + ": the launches have more than 4294967294 blocks in all";
+    }
+    return "";
+}
+
+size_t launch_of_block(const Trace& t, uint32_t block) {
+    if (t.launches.empty()) return 0;
+    auto it = std::upper_bound(t.launches.begin(), t.launches.end(), block,
+                               [](uint32_t b, const LaunchScope& l) { return b < l.first_block; });
+    return it == t.launches.begin() ? 0 : size_t(it - t.launches.begin()) - 1;
+}
+
+uint64_t launch_blocks(const Trace& t) {
+    if (t.launches.empty()) return t.grid;
+    return uint64_t(t.launches.back().first_block) + t.launches.back().grid;
+}
+
+std::string block_name(const Trace& t, uint32_t block) {
+    if (t.launches.empty()) return "block " + std::to_string(block);
+    const size_t k = launch_of_block(t, block);
+    return "launch " + std::to_string(k + 1) + ", block " + std::to_string(block - t.launches[k].first_block);
+}
+
+std::string lane_ranges(uint32_t mask) {
+    std::string out;
+    for (int l = 0; l < 32;) {
+        if (!(mask >> l & 1u)) { ++l; continue; }
+        int r = l;
+        while (r + 1 < 32 && (mask >> (r + 1) & 1u)) ++r;
+        if (!out.empty()) out += ", ";
+        out += r == l ? std::to_string(l) : std::to_string(l) + "-" + std::to_string(r);
+        l = r + 1;
+    }
+    return out.empty() ? "none" : out;
+}
+
+std::string place_text(const Trace& t, uint32_t block, uint32_t warp, uint32_t lanes) {
+    return block_name(t, block) + ", warp " + std::to_string(warp) + (std::popcount(lanes) == 1 ? ", lane " : ", lanes ") +
+           lane_ranges(lanes);
 }
 
 }  // namespace rl

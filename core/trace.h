@@ -142,6 +142,32 @@ struct Trace {
     std::vector<LaunchScope> launches;
 };
 
+// ---- launches as scopes (a plain CUDA run: Trace::launches non-empty) ----------------------------------
+constexpr size_t kMaxLaunches = 16;
+// Global buffers of a plain run: 0 = in, 1 = out, 2 = tmp, 3..7 = a program's other buffers. In a trace with
+// launches, BlockPartial, FinalStore, PartialLoad and Atomic carry theirs in Event::detail bits 13..15; a PartialLoad
+// of an index outside its buffer has bit 12 set (its k-th-load count keeps bits 0..11, saturated); an Atomic keeps
+// its element index in bits 0..12 (modulo 8192: for words only, chains were formed from the full index).
+constexpr uint32_t kDetailBufferShift = 13;
+constexpr uint16_t kDetailOutside = 1u << 12;
+constexpr uint32_t kBufferOut = 1;
+inline uint32_t event_buffer(const Event& e) { return e.detail >> kDetailBufferShift; }
+std::string buffer_name(uint32_t buffer);  // "in", "out", "tmp", "buffer 5"
+// "" when the launches are well formed (at most kMaxLaunches; each grid and block at least 1, blocks at most
+// limits::kBlockThreads; first_block the sum of the grids before it; the kernel's name at most 256 bytes), else one
+// line naming the first launch that is not.
+std::string launches_problem(const std::vector<LaunchScope>& launches);
+// The launch a trace block belongs to (index into t.launches; 0 when the trace has none).
+size_t launch_of_block(const Trace& t, uint32_t block);
+// All the blocks of a trace's launches (t.grid when it has none).
+uint64_t launch_blocks(const Trace& t);
+// "launch 2, block 0" (1-based launch, block within it) in a trace with launches; "block 3" otherwise.
+std::string block_name(const Trace& t, uint32_t block);
+// A lane mask as ranges: "0-15, 20" ("none" for 0).
+std::string lane_ranges(uint32_t mask);
+// "launch 2, block 0, warp 0, lanes 0-15" (or "lane 7"): where a hazard happens, in words.
+std::string place_text(const Trace& t, uint32_t block, uint32_t warp, uint32_t lanes);
+
 enum class Scope : uint8_t { Thread, Warp, Block, Grid };
 std::string_view to_string(Scope);
 Scope scope_of(const Trace& t, const Event& e);

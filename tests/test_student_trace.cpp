@@ -314,3 +314,267 @@ TEST_CASE("student trace: its file, source lines and finishing threads survive t
 }
 }  // namespace
 }  // namespace rl
+
+// ---- plain CUDA runs: several launches in one trace (issue 32) ---------------------------------------------------
+// Records as the plain-CUDA engine writes them for a plan: `launch` = the plan's index, `block` within that launch,
+// the global buffer in pad0 bits 1..3 (0 in, 1 out, 2 tmp; bit 4: a load outside its buffer). Expectations by hand.
+namespace rl {
+namespace {
+
+constexpr uint8_t kIn = 0, kOut = 1, kTmp = 2;
+
+struct Plan {
+    Recorder r;
+    uint8_t launch = 0;
+    uint32_t rec(EventKind k, uint32_t block, uint32_t thread, uint32_t dep0 = kNoEvent, uint32_t dep1 = kNoEvent) {
+        StudentRecord x;
+        x.kind = k, x.launch = launch, x.block = block, x.thread = uint16_t(thread), x.dep[0] = dep0, x.dep[1] = dep1;
+        if (dep0 != kNoEvent) x.value = r.recs[dep0].value;
+        if (k == EventKind::Combine)
+            x.value = f32(unpack_value<float>(r.recs[dep0].value) + unpack_value<float>(r.recs[dep1].value));
+        return r.add(x);
+    }
+    uint32_t load(uint32_t block, uint32_t thread, uint32_t element, float v) {
+        const uint32_t i = rec(EventKind::Load, block, thread);
+        r.recs[i].aux = element, r.recs[i].value = f32(v);
+        return i;
+    }
+    // A load of out or tmp: dep = the record that last wrote the element (none: its start value, the identity 0).
+    uint32_t global_load(uint32_t block, uint32_t thread, uint8_t buffer, uint32_t element, uint32_t writer) {
+        const uint32_t i = rec(EventKind::PartialLoad, block, thread, writer);
+        r.recs[i].aux = element, r.recs[i].pad0 = uint8_t(buffer << 1);
+        if (writer == kNoEvent) r.recs[i].value = f32(0.0f);
+        return i;
+    }
+    uint32_t store(uint32_t block, uint32_t thread, uint8_t buffer, uint32_t element, uint32_t value) {
+        const uint32_t i = rec(EventKind::BlockPartial, block, thread, value);
+        r.recs[i].aux = element, r.recs[i].pad0 = uint8_t(buffer << 1);
+        return i;
+    }
+    uint32_t shared(EventKind k, uint32_t block, uint32_t thread, uint32_t slot, uint32_t dep) {
+        const uint32_t i = rec(k, block, thread, dep);
+        r.recs[i].detail = slot;
+        return i;
+    }
+};
+
+LaunchScope scope(const char* kernel, uint32_t grid, uint32_t block, uint32_t first_block) {
+    LaunchScope l;
+    l.kernel = kernel, l.grid = grid, l.block = block, l.shared_bytes = block * 4, l.first_block = first_block;
+    return l;
+}
+
+StudentRun plain_run(uint64_t n, std::vector<LaunchScope> launches, float final_out0) {
+    StudentRun run = run_of(n, launches[0].block, launches[0].grid, final_out0);
+    run.launches = std::move(launches);
+    return run;
+}
+
+Trace assemble(const StudentRun& run, const std::vector<StudentRecord>& recs) {
+    return trace_from_student_records(run, recs, make_input(run.schedule));
+}
+
+// block_sum<<<2, 2>>>(in, tmp, 8) then block_sum<<<1, 64>>>(tmp, out, 2) over in = 1..8. Launch 1: thread t of block
+// b adds in[2b + t] and in[2b + t + 4], stores it in shared slot t, meets the barrier; thread 0 adds slot 1 and
+// stores tmp[b]: tmp = {1+5 + 2+6, 3+7 + 4+8} = {14, 22}. Launch 2 (64 threads, of which threads 0 and 32, in two
+// warps, hold tmp[0] and tmp[1]): the same through slots 0 and 1, out[0] = 36. `barrier2`: launch 2 has its barrier.
+Plan two_launches(bool barrier2 = true) {
+    Plan p;
+    uint32_t tmp[2];
+    for (uint32_t b = 0; b < 2; ++b) {
+        uint32_t st[2], v[2];
+        for (uint32_t t = 0; t < 2; ++t) {
+            const uint32_t e = 2 * b + t;
+            v[t] = p.rec(EventKind::Combine, b, t, p.load(b, t, e, float(e + 1)), p.load(b, t, e + 4, float(e + 5)));
+            st[t] = p.shared(EventKind::SharedStore, b, t, t, v[t]);
+        }
+        for (uint32_t t = 0; t < 2; ++t) p.rec(EventKind::Barrier, b, t);
+        const uint32_t other = p.shared(EventKind::SharedLoad, b, 0, 1, st[1]);
+        tmp[b] = p.store(b, 0, kTmp, b, p.rec(EventKind::Combine, b, 0, v[0], other));
+    }
+    p.launch = 1;
+    uint32_t v[2], st[2];
+    for (uint32_t k = 0; k < 2; ++k) {
+        const uint32_t t = 32 * k;
+        v[k] = p.global_load(0, t, kTmp, k, tmp[k]);
+        st[k] = p.shared(EventKind::SharedStore, 0, t, k, v[k]);
+    }
+    if (barrier2)
+        for (uint32_t t : {0u, 32u}) p.rec(EventKind::Barrier, 0, t);
+    const uint32_t other = p.shared(EventKind::SharedLoad, 0, 0, 1, st[1]);
+    p.store(0, 0, kOut, 0, p.rec(EventKind::Combine, 0, 0, v[0], other));
+    return p;
+}
+
+std::vector<LaunchScope> two_scopes() { return {scope("block_sum", 2, 2, 0), scope("block_sum", 1, 64, 2)}; }
+
+TEST_CASE("plain run: two launches in one trace, the second after the first, its block numbered after the first's") {
+    const Plan p = two_launches();
+    const Trace t = assemble(plain_run(8, two_scopes(), 36.0f), p.r.recs);
+    check_operands_first(t);
+    CHECK(t.hazards.empty());
+    REQUIRE(t.launches.size() == 2);
+    CHECK(t.launches[1].first_block == 2);
+    CHECK(t.grid == 2);
+    // By hand: launch 1's threads load, load, add, store to shared (steps 0-3), barrier (4); thread 0 loads the slot,
+    // adds, stores tmp (5-7). Launch 2 starts at step 8: load tmp (8), shared store (9), barrier (10), shared load (11),
+    // add (12), store out[0] (13). Events: per block of launch 1, 2 x 4 + 1 barrier + 3 = 12; launch 2: 2 x 2 + 2
+    // barriers (one per warp) + 3 = 9.
+    CHECK(t.step_count == 14);
+    CHECK(t.events.size() == 33);
+    for (const Event& e : t.events) {
+        CHECK((e.flags & kFinisher) == 0);
+        CHECK(e.block <= 2);
+        if (e.block == 2) CHECK(e.step >= 8);
+        else CHECK(e.step <= 7);
+    }
+    REQUIRE(t.result_event != kNoEvent);
+    const Event& r = t.events[t.result_event];
+    CHECK(r.kind == EventKind::FinalStore);
+    CHECK(r.block == 2);
+    CHECK(r.step == 13);
+    CHECK(event_buffer(r) == 1);
+    CHECK(unpack_value<float>(t.result_value) == 36.0f);
+    CHECK(unpack_value<float>(t.reference_value) == 36.0f);
+    // Launch 2's loads name tmp and the stores of launch 1 they saw (blocks 0 and 1, step 7).
+    int tmp_loads = 0;
+    for (const Event& e : t.events) {
+        if (e.kind != EventKind::PartialLoad) continue;
+        ++tmp_loads;
+        CHECK(event_buffer(e) == 2);
+        REQUIRE(e.dep[0] != kNoEvent);
+        CHECK(t.events[e.dep[0]].kind == EventKind::BlockPartial);
+        CHECK(t.events[e.dep[0]].block == e.aux);
+        CHECK(t.events[e.dep[0]].step == 7);
+        CHECK(event_buffer(t.events[e.dep[0]]) == 2);
+    }
+    CHECK(tmp_loads == 2);
+    CHECK(block_name(t, 2) == "launch 2, block 0");
+    CHECK(block_name(t, 1) == "launch 1, block 1");
+}
+
+TEST_CASE("plain run: a shared-memory race in the second launch only is reported there, with its launch") {
+    const Plan p = two_launches(false);
+    const Trace t = assemble(plain_run(8, two_scopes(), 36.0f), p.r.recs);
+    // Without launch 2's barrier, thread 0 (warp 0) reads slot 1 at step 10, which thread 32 (warp 1) stored at step
+    // 9: a race across warps. Launch 1 keeps its barrier and is clean.
+    REQUIRE(t.hazards.size() == 1);
+    const Hazard& h = t.hazards[0];
+    CHECK(h.kind == HazardKind::SharedMemoryRace);
+    CHECK(h.block == 2);
+    CHECK(h.warp == 0);
+    CHECK(h.lanes == 1u);
+    CHECK(h.what == "In launch 2, block 0, warp 0, lane 0: thread 0 reads shared slot 1, which thread 32 stores at step 9 in "
+                    "another warp with no `__syncthreads()` that both reach between them");
+}
+
+TEST_CASE("plain run: out-of-bounds reads in the second launch are reported with the launch and block") {
+    // Launch 2's thread 0 also reads in[9] (n = 8) and tmp[5], past tmp's 2 elements: the engine marks the latter
+    // (pad0 bit 4) and flags both undefined.
+    Plan p = two_launches();
+    p.launch = 1;
+    const uint32_t a = p.load(0, 0, 9, 0.0f);
+    p.r.recs[a].flags = kUndefined;
+    const uint32_t b = p.global_load(0, 0, kTmp, 5, kNoEvent);
+    p.r.recs[b].flags = kUndefined, p.r.recs[b].pad0 |= 0x10;
+    const Trace t = assemble(plain_run(8, two_scopes(), 36.0f), p.r.recs);
+    std::vector<std::string> oob;
+    for (const Hazard& h : t.hazards) {
+        CHECK(h.kind == HazardKind::OutOfBoundsRead);
+        CHECK(h.block == 2);
+        oob.push_back(h.what);
+    }
+    std::sort(oob.begin(), oob.end());
+    CHECK(oob == std::vector<std::string>{
+                     "In launch 2, block 0, warp 0, lane 0: thread 0 reads element 9, outside the 8 elements of the input: the value is undefined",
+                     "In launch 2, block 0, warp 0, lane 0: thread 0 reads tmp[5], outside the elements of tmp: the value is undefined"});
+    // The same loads without the marks: tmp[5] in range is no finding (its start value), in[7] neither.
+    Plan q = two_launches();
+    q.launch = 1;
+    q.load(0, 0, 7, 8.0f);
+    q.global_load(0, 0, kTmp, 5, kNoEvent);
+    CHECK(assemble(plain_run(8, two_scopes(), 36.0f), q.r.recs).hazards.empty());
+}
+
+// Three launches over in = 1..8: pairs<<<4, 1>>>(in, tmp, 8) stores tmp[b] = in[2b] + in[2b+1] = {3, 7, 11, 15};
+// pairs<<<2, 1>>>(tmp, out, 4) stores out[b] = tmp[2b] + tmp[2b+1] = {10, 26}; pairs<<<1, 1>>>(out, out, 2) stores
+// out[0] = 36. Each thread: load, load, add, store: 4 steps a launch. `in_place`: launch 2 writes tmp[b] instead of
+// out[b], so its block 0 reads tmp[1] while its block 1 writes it, in the same launch: a race between blocks.
+Plan three_launches(bool in_place) {
+    Plan p;
+    uint32_t first[4], second[2];
+    for (uint32_t b = 0; b < 4; ++b)
+        first[b] = p.store(b, 0, kTmp, b, p.rec(EventKind::Combine, b, 0, p.load(b, 0, 2 * b, float(2 * b + 1)), p.load(b, 0, 2 * b + 1, float(2 * b + 2))));
+    p.launch = 1;
+    for (uint32_t b = 0; b < 2; ++b) {
+        const uint32_t x = p.global_load(b, 0, kTmp, 2 * b, first[2 * b]), y = p.global_load(b, 0, kTmp, 2 * b + 1, first[2 * b + 1]);
+        second[b] = p.store(b, 0, in_place ? kTmp : kOut, b, p.rec(EventKind::Combine, b, 0, x, y));
+    }
+    p.launch = 2;
+    const uint8_t buf = in_place ? kTmp : kOut;
+    const uint32_t x = p.global_load(0, 0, buf, 0, second[0]), y = p.global_load(0, 0, buf, 1, second[1]);
+    p.store(0, 0, kOut, 0, p.rec(EventKind::Combine, 0, 0, x, y));
+    return p;
+}
+
+std::vector<LaunchScope> three_scopes() { return {scope("pairs", 4, 1, 0), scope("pairs", 2, 1, 4), scope("pairs", 1, 1, 6)}; }
+
+TEST_CASE("plain run: three launches, the last store into out[0] is the result, not an earlier launch's") {
+    const Trace t = assemble(plain_run(8, three_scopes(), 36.0f), three_launches(false).r.recs);
+    check_operands_first(t);
+    CHECK(t.hazards.empty());
+    CHECK(t.step_count == 12);
+    CHECK(t.events.size() == 4 * 4 + 2 * 4 + 4);
+    // Blocks 0-3 are launch 1 (steps 0-3), 4-5 launch 2 (4-7), 6 launch 3 (8-11).
+    for (const Event& e : t.events) {
+        const uint32_t launch = e.block < 4 ? 0 : e.block < 6 ? 1 : 2;
+        CHECK(e.step / 4 == launch);
+    }
+    REQUIRE(t.result_event != kNoEvent);
+    CHECK(t.events[t.result_event].kind == EventKind::FinalStore);
+    CHECK(t.events[t.result_event].block == 6);
+    CHECK(unpack_value<float>(t.result_value) == 36.0f);
+    // Launch 2's block 0 wrote out[0] = 10 before: it stays a store.
+    int out_stores = 0;
+    for (const Event& e : t.events)
+        if (e.kind == EventKind::BlockPartial && event_buffer(e) == 1) {
+            ++out_stores;
+            CHECK(e.block >= 4);
+            CHECK(e.block <= 5);
+        }
+    CHECK(out_stores == 2);
+    CHECK(t.finisher_block == kNoEvent);
+}
+
+TEST_CASE("plain run: a block reading what another block of the same launch writes is a stale read, named there") {
+    const Trace t = assemble(plain_run(8, three_scopes(), 36.0f), three_launches(true).r.recs);
+    // Launch 2's block 0 (trace block 4) loads tmp[1] at step 5 and sees launch 1's 7, while its block 1 (trace
+    // block 5) stores tmp[1] = 26 at step 7. The other loads are ordered by a launch boundary.
+    REQUIRE(t.hazards.size() == 1);
+    const Hazard& h = t.hazards[0];
+    CHECK(h.kind == HazardKind::StalePartialRead);
+    CHECK(h.block == 4);
+    CHECK(h.what == "In launch 2, block 0, warp 0, lane 0: thread 0 loads tmp[1], which launch 2, block 1 stores at step 7 in "
+                    "the same launch, but does not see that value: it read a stale value");
+    CHECK(t.events[h.event].step == 5);
+}
+
+TEST_CASE("plain run: launches that do not fit their records, or each other, are refused in one line") {
+    const Plan p = two_launches();
+    std::vector<LaunchScope> gap = two_scopes();
+    gap[1].first_block = 3;
+    CHECK_THROWS_WITH_AS(assemble(plain_run(8, gap, 36.0f), p.r.recs),
+                         "the run's launches: launch 2 (block_sum): first_block 3, expected 2 (the blocks of the launches before it)", Error);
+    std::vector<LaunchScope> small = two_scopes();
+    small[1].block = 32;  // thread 32 of launch 2 is outside
+    CHECK_THROWS_WITH_AS(assemble(plain_run(8, small, 36.0f), p.r.recs), doctest::Contains("thread 32 is outside a block of 32 threads"), Error);
+    std::vector<LaunchScope> many(17, scope("k", 1, 1, 0));
+    for (uint32_t k = 0; k < 17; ++k) many[k].first_block = k;
+    CHECK_THROWS_WITH_AS(assemble(plain_run(8, many, 36.0f), {}), "the run's launches: 17 launches, at most 16 are allowed", Error);
+    Plan q = two_launches();
+    q.r.recs.back().launch = 2;
+    CHECK_THROWS_WITH_AS(assemble(plain_run(8, two_scopes(), 36.0f), q.r.recs), doctest::Contains("launch 3 is not one of the run's 2 launches"), Error);
+}
+
+}  // namespace
+}  // namespace rl
