@@ -14,6 +14,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/cost_notes.h"
 #include "core/error.h"
 #include "core/text_format.h"
 #include "core/event_order.h"
@@ -196,7 +197,8 @@ static json findings_json(const std::vector<Hazard>& findings) {
 }
 
 void write_hazards_json(std::ostream& out, const Trace& t) {
-    out << json{{"hazards", findings_json(t.hazards)}, {"notes", findings_json(t.notes)}}.dump(1) << "\n";
+    out << json{{"hazards", findings_json(t.hazards)}, {"notes", findings_json(t.notes)}, {"costs", costs_json(compute_costs(t))}}.dump(1)
+        << "\n";
 }
 
 void write_trace_json(std::ostream& out, const Trace& t) {
@@ -245,6 +247,7 @@ void write_trace_json(std::ostream& out, const Trace& t) {
     head["analysis"] = an;
     head["hazards"] = findings_json(t.hazards);
     head["notes"] = findings_json(t.notes);
+    head["costs"] = costs_json(compute_costs(t));  // derived from the events, like "analysis"; readers ignore it
 
     // Events are streamed one per line so that large traces need no document tree in memory.
     std::string text = head.dump(1);

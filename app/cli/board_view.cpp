@@ -1,6 +1,7 @@
 // app/cli/board_view.cpp — text pictures of a trace: the board, the depth table, the hazards.
 #include "app/cli/board_view.h"
 
+#include "core/cost_notes.h"
 #include "core/step_words.h"
 
 #include <algorithm>
@@ -164,6 +165,9 @@ void print_hazards(std::ostream& out, const Trace& t) {
         out << "\n" << t.notes.size() << " note(s), about cost (correct code, not a hazard):\n";
         print_findings(out, t, t.notes);
     }
+    // Bank conflicts, divergence and idle lanes, from the events: notes about cost too (docs/costs.md).
+    out << "\n";
+    for (const std::string& line : cost_note_lines(compute_costs(t))) out << line << "\n";
 }
 
 }  // namespace rl::cli
