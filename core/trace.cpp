@@ -258,6 +258,12 @@ std::string block_name(const Trace& t, uint32_t block) {
     return "launch " + std::to_string(k + 1) + ", block " + std::to_string(block - t.launches[k].first_block);
 }
 
+std::string block_label(const Trace& t, uint32_t block) {
+    if (t.launches.empty()) return "block " + std::to_string(block);
+    const size_t k = launch_of_block(t, block);
+    return "launch " + std::to_string(k + 1) + " · block " + std::to_string(block - t.launches[k].first_block);
+}
+
 std::string lane_ranges(uint32_t mask) {
     std::string out;
     for (int l = 0; l < 32;) {

@@ -139,8 +139,8 @@ Trace read_binary(std::istream& in, uint64_t size) {
     r.get<uint32_t>("the header");
     if (order == 0x04030201u) bad_file("written on a machine of the other byte order");
     if (order != kBinaryOrderMark) bad_file("the header's byte-order mark is not 0x01020304");
-    if (version != kTraceBinaryVersion)
-        bad_file("unknown version " + std::to_string(version) + " (this rlab reads version " + std::to_string(kTraceBinaryVersion) + ")");
+    if (version < 1 || version > kTraceBinaryVersion)
+        bad_file("unknown version " + std::to_string(version) + " (this rlab reads versions 1 to " + std::to_string(kTraceBinaryVersion) + ")");
     if (event_bytes != sizeof(Event)) bad_file("events of " + std::to_string(event_bytes) + " bytes (this rlab's are 32)");
 
     Trace t;
@@ -171,6 +171,20 @@ Trace read_binary(std::istream& in, uint64_t size) {
     if (t.finish_threads > limits::kBlockThreads)
         bad_file("the finishing launch has " + std::to_string(t.finish_threads) + " threads, at most " + std::to_string(limits::kBlockThreads));
     if (t.result_flags >= 0x80) bad_file("the result's flags " + std::to_string(t.result_flags) + " name an unknown flag");
+    if (version >= 2) {  // a plain CUDA run's launches (version 1 files have none)
+        const uint32_t launches = r.get<uint32_t>("the launches");
+        if (launches > kMaxLaunches)
+            bad_file("the trace has " + std::to_string(launches) + " launches, at most " + std::to_string(kMaxLaunches));
+        t.launches.resize(launches);
+        for (LaunchScope& l : t.launches) {
+            l.kernel = r.text("the launches");
+            l.grid = r.get<uint32_t>("the launches");
+            l.block = r.get<uint32_t>("the launches");
+            l.shared_bytes = r.get<uint32_t>("the launches");
+            l.first_block = r.get<uint32_t>("the launches");
+        }
+        if (std::string why = launches_problem(t.launches); !why.empty()) bad_file("launches: " + why);
+    }
 
     r.array(t.inputs, r.count("inputs", limits::kTraceEvents, sizeof(double)), "the inputs");
     const uint64_t events = r.count("events", limits::kTraceEvents, sizeof(Event));
@@ -245,6 +259,14 @@ void write_trace_binary(std::ostream& out, const Trace& t) {
     w.put(t.reference_value);
     w.put(t.reference_exact);
     w.put(t.abs_sum);
+    w.put(uint32_t(t.launches.size()));
+    for (const LaunchScope& l : t.launches) {
+        w.text(l.kernel);
+        w.put(l.grid);
+        w.put(l.block);
+        w.put(l.shared_bytes);
+        w.put(l.first_block);
+    }
     w.array(t.inputs);
     w.array(t.events);
     w.array(t.lines);

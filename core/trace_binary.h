@@ -8,6 +8,8 @@
 //   u8 backend, device, kernel_file (strings: u32 length, bytes), u32 grid, finish_threads, finisher_block,
 //   result_event, u64 result_value, u8 result_flags, u16 step_count, u16 scope_start[4], u64 reference_value,
 //   f64 reference_exact, f64 abs_sum
+//   (version 2) u32 count + launches (a plain CUDA run's, 0 otherwise), each: kernel (string), u32 grid, block,
+//   shared_bytes, first_block
 //   u64 count + f64 inputs; u64 count + events (32 bytes each); u64 count (0 or events) + u16 lines;
 //   u64 count (0 or events) + times (u64 globaltimer_ns, u64 clock, u32 sm);
 //   hazards, then notes: u64 count, each u8 kind, u32 event, block, warp, lanes, string what
@@ -19,7 +21,7 @@
 
 namespace rl {
 
-constexpr uint32_t kTraceBinaryVersion = 1;
+constexpr uint32_t kTraceBinaryVersion = 2;  // 2: launches (version 1 files still read)
 
 // Writes the trace (renumbered first, core/event_order.h, if an operand points to a later event).
 void write_trace_binary(std::ostream& out, const Trace& t);

@@ -219,6 +219,13 @@ void write_trace_json(std::ostream& out, const Trace& t) {
     head["scope_start"] = {t.scope_start[0], t.scope_start[1], t.scope_start[2], t.scope_start[3]};
     head["inputs"] = t.inputs;
     if (!t.kernel_file.empty()) head["kernel"] = {{"file", t.kernel_file}, {"finish_threads", t.finish_threads}};
+    if (!t.launches.empty()) {
+        json list = json::array();
+        for (const LaunchScope& l : t.launches)
+            list.push_back({{"kernel", l.kernel}, {"grid", l.grid}, {"block", l.block}, {"shared_bytes", l.shared_bytes},
+                            {"first_block", l.first_block}});
+        head["launches"] = list;
+    }
     json result;
     result["event"] = dep_json(t.result_event);
     result["value"] = (t.result_flags & kUndefined) ? json(nullptr) : json(numeric_value(t.schedule.op, t.schedule.type, t.result_value));
@@ -394,6 +401,11 @@ void check_trace_geometry(const Trace& t, std::string_view format) {
     auto fail = [&](const std::string& what) { throw Error(std::string(format) + ": " + what); };
     const Schedule& s = t.schedule;
     const uint32_t threads = s.block;
+    // A plain CUDA run's blocks are its launches' (block b of launch k is first_block + b), each with its own threads.
+    const bool plain = !t.launches.empty();
+    if (std::string why = launches_problem(t.launches); !why.empty()) fail("launches: " + why);
+    const uint64_t blocks = launch_blocks(t);
+    auto threads_in = [&](uint32_t block) { return plain ? t.launches[launch_of_block(t, block)].block : threads; };
     // Tree slots, then warp partials; a student's kernel (kernel_file set) numbers its rl::Shared arrays' slots.
     const bool student = !t.kernel_file.empty();
     const uint32_t slots = student ? limits::kStudentSharedSlots : 2 * std::max<uint32_t>(32, std::bit_ceil(s.block));
@@ -405,13 +417,15 @@ void check_trace_geometry(const Trace& t, std::string_view format) {
             fail(where() + " operand " + std::to_string(e.dep[0]) + " is not an event index below " + std::to_string(count));
         if (e.dep[1] != kNoEvent && e.dep[1] >= count)
             fail(where() + " operand " + std::to_string(e.dep[1]) + " is not an event index below " + std::to_string(count));
-        if (e.block > t.grid)
+        if (plain && e.block >= blocks)
+            fail(where() + " \"block\" is " + std::to_string(e.block) + ": the launches have " + std::to_string(blocks) + " blocks");
+        if (!plain && e.block > t.grid)
             fail(where() + " \"block\" is " + std::to_string(e.block) + ": the grid has " + std::to_string(t.grid) +
                  " blocks (block " + std::to_string(t.grid) + " is the second launch)");
         if (e.step >= t.step_count)
             fail(where() + " \"step\" is " + std::to_string(e.step) + ", not below \"step_count\" " + std::to_string(t.step_count));
-        if (e.thread >= threads)
-            fail(where() + " is thread " + std::to_string(e.thread) + " of a block of " + std::to_string(threads) + " threads");
+        if (e.thread >= threads_in(e.block))
+            fail(where() + " is thread " + std::to_string(e.thread) + " of a block of " + std::to_string(threads_in(e.block)) + " threads");
         if ((e.kind == EventKind::SharedStore || e.kind == EventKind::SharedLoad) && e.detail >= slots)
             fail(where() + " uses shared slot " + std::to_string(e.detail) + "; a block of " + std::to_string(threads) +
                  " threads has " + std::to_string(slots));
@@ -421,12 +435,14 @@ void check_trace_geometry(const Trace& t, std::string_view format) {
         // A student's load past the input is recorded (flagged undefined, the out-of-bounds-read hazard).
         if (e.kind == EventKind::Load && e.aux >= s.n && !(student && (e.flags & kUndefined)))
             fail(where() + " loads element " + std::to_string(e.aux) + " of " + std::to_string(s.n));
-        if (e.kind == EventKind::PartialLoad && e.aux > t.grid && !(student && (e.flags & kUndefined)))
+        if (e.kind == EventKind::PartialLoad && !plain && e.aux > t.grid && !(student && (e.flags & kUndefined)))
             fail(where() + " loads partial " + std::to_string(e.aux) + " of a grid of " + std::to_string(t.grid));
     }
     if (t.grid != s.grid_size())
         fail("\"grid\" is " + std::to_string(t.grid) + " but the schedule launches " + std::to_string(s.grid_size()) + " blocks");
-    if (t.finisher_block != kNoEvent && t.finisher_block > t.grid)
+    if (plain && t.grid != t.launches[0].grid)
+        fail("\"grid\" is " + std::to_string(t.grid) + " but the first launch has " + std::to_string(t.launches[0].grid) + " blocks");
+    if (t.finisher_block != kNoEvent && (plain ? t.finisher_block >= blocks : t.finisher_block > t.grid))
         fail("\"finisher_block\" " + std::to_string(t.finisher_block) + " is not a block of the grid of " + std::to_string(t.grid));
     for (int k = 0; k < 4; ++k)
         if (t.scope_start[k] > t.step_count) fail("\"scope_start\" names a step past \"step_count\"");
@@ -435,7 +451,7 @@ void check_trace_geometry(const Trace& t, std::string_view format) {
     for (const auto* list : {&t.hazards, &t.notes})
         for (size_t i = 0; i < list->size(); ++i) {
             const Hazard& h = (*list)[i];
-            if (h.block > t.grid || h.warp >= (threads + 31) / 32)
+            if ((plain ? h.block >= blocks : h.block > t.grid) || h.warp >= (threads_in(h.block) + 31) / 32)
                 fail(std::string(list == &t.notes ? "note " : "hazard ") + std::to_string(i) + " names block " +
                      std::to_string(h.block) + " warp " + std::to_string(h.warp) + ", outside the launch");
         }
@@ -475,6 +491,25 @@ Trace read_trace_json_document(std::istream& in) {
         if (!k.is_object()) fail("\"kernel\" must be an object with \"file\" and \"finish_threads\"");
         t.kernel_file = need_string(k, "file", "\"kernel\"");
         t.finish_threads = need_uint<uint32_t>(k, "finish_threads", "\"kernel\"", limits::kBlockThreads);
+    }
+    if (head.contains("launches")) {  // a plain CUDA run's launches (optional: traces without them have one grid)
+        const dom& list = head["launches"];
+        if (!list.is_array()) fail("\"launches\" must be a list of {kernel, grid, block, shared_bytes, first_block}");
+        if (list.size() > kMaxLaunches)
+            fail("\"launches\" lists " + std::to_string(list.size()) + " launches, at most " + std::to_string(kMaxLaunches));
+        for (size_t i = 0; i < list.size(); ++i) {
+            const dom& l = list[i];
+            const std::string where = "launch " + std::to_string(i + 1);
+            if (!l.is_object()) fail(where + " must be an object with kernel, grid, block, shared_bytes and first_block");
+            LaunchScope s;
+            s.kernel = need_string(l, "kernel", where);
+            s.grid = need_uint<uint32_t>(l, "grid", where, 0x7fffffff);
+            s.block = need_uint<uint32_t>(l, "block", where, limits::kBlockThreads);
+            s.shared_bytes = need_uint<uint32_t>(l, "shared_bytes", where, 0xffffffffu);
+            s.first_block = need_uint<uint32_t>(l, "first_block", where, 0xffffffffu);
+            t.launches.push_back(std::move(s));
+        }
+        if (std::string why = launches_problem(t.launches); !why.empty()) fail("\"launches\": " + why);
     }
     const dom& inputs = need(head, "inputs", "the document");
     if (!inputs.is_array()) fail("\"inputs\" must be a list of numbers");

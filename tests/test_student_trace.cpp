@@ -578,3 +578,104 @@ TEST_CASE("plain run: launches that do not fit their records, or each other, are
 
 }  // namespace
 }  // namespace rl
+
+// ---- a plain run's launches through both trace files ----------------------------------------------------------
+#include <cstring>
+#include "core/checker.h"
+#include "core/trace_binary.h"
+
+namespace rl {
+namespace {
+
+bool same_events(const std::vector<Event>& a, const std::vector<Event>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Event)) == 0;
+}
+bool same_launches(const std::vector<LaunchScope>& a, const std::vector<LaunchScope>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k)
+        if (a[k].kernel != b[k].kernel || a[k].grid != b[k].grid || a[k].block != b[k].block ||
+            a[k].shared_bytes != b[k].shared_bytes || a[k].first_block != b[k].first_block)
+            return false;
+    return true;
+}
+std::string json_error(const std::string& text) {
+    std::istringstream in(text);
+    try {
+        read_trace_json(in);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST_CASE("plain run: the launches, blocks and buffers survive the JSON and the binary trace files") {
+    // The racy three-launch plan: a hazard whose place names launch 2, and tmp and out in the events' detail.
+    const Trace t = assemble(plain_run(8, three_scopes(), 36.0f), three_launches(true).r.recs);
+    REQUIRE(t.hazards.size() == 1);
+    std::stringstream js;
+    write_trace_json(js, t);
+    const std::string text = js.str();
+    CHECK(text.find("\"launches\"") != std::string::npos);
+    const Trace a = read_trace_json(js);
+    CHECK(same_launches(a.launches, t.launches));
+    CHECK(same_events(a.events, t.events));
+    REQUIRE(a.hazards.size() == 1);
+    CHECK(a.hazards[0].what == t.hazards[0].what);
+    CHECK(a.hazards[0].block == 4);
+    std::stringstream bin;
+    write_trace_binary(bin, t);
+    const Trace b = read_trace_binary(bin);
+    CHECK(same_launches(b.launches, t.launches));
+    CHECK(same_events(b.events, t.events));
+    CHECK(b.result_event == t.result_event);
+    CHECK(b.hazards.size() == 1);
+    // Checked again from the file alone, the finding is the same (the checker reads the launches from the trace).
+    Trace c = a;
+    attach_checked_hazards(c);
+    REQUIRE(c.hazards.size() == 1);
+    CHECK(c.hazards[0].what == t.hazards[0].what);
+
+    // Launches that do not add up are refused in one line; a trace without them reads as before.
+    auto edit = [&](const std::string& from, const std::string& to) {
+        std::string s = text;
+        const size_t at = s.find(from);
+        REQUIRE(at != std::string::npos);
+        return s.replace(at, from.size(), to);
+    };
+    CHECK(json_error(edit("\"first_block\": 4", "\"first_block\": 5")) ==
+          "trace JSON: \"launches\": launch 2 (pairs): first_block 5, expected 4 (the blocks of the launches before it)");
+    CHECK(json_error(edit("\"launches\": [", "\"launches\": 3, \"x\": [")).find("\"launches\" must be a list") != std::string::npos);
+    // Without its launches the trace's blocks 4-6 lie past its grid of 4: refused, not misread.
+    CHECK(json_error(edit("\"launches\"", "\"unused\"")).find("the grid has 4 blocks") != std::string::npos);
+}
+
+TEST_CASE("binary trace: a version 1 file (no launches) still reads, and a version 2 file's launches are checked") {
+    Trace t = assemble(run_of(32, 32, 1, 528.0f), warp_sum().recs);
+    t.hazards.clear();
+    t.notes.clear();
+    std::stringstream out;
+    write_trace_binary(out, t);
+    const std::string v2 = out.str();
+    // The launches' u32 count sits before the inputs (u64 count + f64 each), events, lines, times, two empty
+    // finding lists and the end mark.
+    const size_t launches_at = v2.size() - 8 - 2 * 8 - 8 - (8 + 2 * t.lines.size()) - (8 + sizeof(Event) * t.events.size()) -
+                               (8 + 8 * t.inputs.size()) - 4;
+    uint32_t count = 7;
+    std::memcpy(&count, v2.data() + launches_at, 4);
+    REQUIRE(count == 0);
+    std::string v1 = v2.substr(0, launches_at) + v2.substr(launches_at + 4);
+    v1[8] = 1;
+    std::istringstream in1(v1);
+    const Trace back = read_trace_binary(in1);
+    CHECK(same_events(back.events, t.events));
+    CHECK(back.launches.empty());
+    // 17 launches are refused before any is read.
+    std::string many = v2;
+    count = 17;
+    std::memcpy(many.data() + launches_at, &count, 4);
+    std::istringstream in17(many);
+    CHECK_THROWS_WITH_AS(read_trace_binary(in17), "trace file: the trace has 17 launches, at most 16", Error);
+}
+
+}  // namespace
+}  // namespace rl

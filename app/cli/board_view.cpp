@@ -34,8 +34,11 @@ std::string cell_text(const Trace& t, const Event& e) {
 void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsigned max_blocks) {
     const Schedule& s = t.schedule;
     // Blocks to show: the first ones, and the finishing block when it is a separate launch.
+    // A plain run: the first ones of every launch.
     std::vector<uint32_t> blocks;
     for (uint32_t b = 0; b < std::min<uint32_t>(t.grid, max_blocks); ++b) blocks.push_back(b);
+    for (size_t k = 1; k < t.launches.size(); ++k)
+        for (uint32_t b = 0; b < std::min<uint32_t>(t.launches[k].grid, max_blocks); ++b) blocks.push_back(t.launches[k].first_block + b);
     if (t.finisher_block != kNoEvent && std::find(blocks.begin(), blocks.end(), t.finisher_block) == blocks.end())
         blocks.push_back(t.finisher_block);
 
@@ -51,8 +54,14 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
         for (auto& [st, evs] : steps)
             for (const Event* e : evs) threads = std::max<uint32_t>(threads, e->thread + 1u);
         const unsigned cols = std::min<unsigned>(threads, max_columns);
-        std::string title = b == t.grid ? "second launch (one block over the " + std::to_string(t.grid) + " block partials)"
-                                        : "block " + std::to_string(b);
+        std::string title = !t.launches.empty() ? block_label(t, b)
+                            : b == t.grid ? "second launch (one block over the " + std::to_string(t.grid) + " block partials)"
+                                          : "block " + std::to_string(b);
+        if (!t.launches.empty() && b == t.launches[launch_of_block(t, b)].first_block) {
+            const LaunchScope& l = t.launches[launch_of_block(t, b)];
+            title += "  (" + l.kernel + "<<<" + std::to_string(l.grid) + ", " + std::to_string(l.block) + ", " +
+                     std::to_string(l.shared_bytes) + ">>>)";
+        }
         if (b == t.finisher_block && b != t.grid) title += " (finishes the grid)";
         out << "\n" << title << (threads > cols ? "  [threads " + std::to_string(cols) + "-" + std::to_string(threads - 1) + " not shown]" : "") << "\n";
         out << "step  " << pad("what", 22, false);
@@ -90,8 +99,13 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
             out << "\n";
         }
     }
-    if (t.grid > blocks.size() - (t.finisher_block == t.grid ? 1 : 0))
+    if (!t.launches.empty()) {
+        if (launch_blocks(t) > blocks.size())
+            out << "(" << launch_blocks(t) << " blocks in all over " << t.launches.size()
+                << (t.launches.size() == 1 ? " launch" : " launches") << "; the others run the same steps on their own elements)\n";
+    } else if (t.grid > blocks.size() - (t.finisher_block == t.grid ? 1 : 0)) {
         out << "(" << t.grid << " blocks in all; the others run the same steps on their own elements)\n";
+    }
 }
 
 void print_result(std::ostream& out, const Trace& t, const Analysis& a) {
@@ -146,8 +160,10 @@ void print_findings(std::ostream& out, const Trace& t, const std::vector<Hazard>
         }
         char lanes[16];
         snprintf(lanes, sizeof lanes, "%08x", h.lanes);
-        out << "  [" << to_string(h.kind) << "] block " << h.block << " warp " << h.warp << " lanes 0x" << lanes
-            << " (event " << h.event << ", step " << t.events[h.event].step << "): " << h.what << "\n";
+        // (a plain run's message starts with its place in words: "In launch 2, block 0, warp 0, lanes 0-15: ...")
+        out << "  [" << to_string(h.kind) << "]";
+        if (t.launches.empty()) out << " block " << h.block << " warp " << h.warp << " lanes 0x" << lanes;
+        out << " (event " << h.event << ", step " << t.events[h.event].step << "): " << h.what << "\n";
         if (explained.insert(h.kind).second) out << "      rule: " << rule_of(h.kind) << "\n";
     }
 }

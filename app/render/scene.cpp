@@ -349,7 +349,9 @@ struct Builder {
             s.boxes.push_back({bx1, top, 2.0f, bottom - top, P.grid_line, P.grid_line, 0, 0, Pattern::Solid,
                                BoxRole::WarpBand, 0, kNoEvent, 1});
             if (bx1 - bx0 >= 80.0f * fs) {
-                std::string name = (b == t.grid && t.finisher_block == t.grid) ? "second launch" : "block " + std::to_string(b);
+                // (a plain run's blocks are numbered within their launch: "launch 2 · block 0")
+                std::string name = !t.launches.empty() ? block_label(t, b)
+                                   : (b == t.grid && t.finisher_block == t.grid) ? "second launch" : "block " + std::to_string(b);
                 if (l.threads <= 32 && l.blocks == 1) name += "  ·  warp 0";
                 s.overlay_texts.push_back({std::max(bx0, v.gutter()) + 4.0f * fs, 12.0f * fs, 15.0f * fs, P.text, name,
                                            Align::Left, kNoEvent});

@@ -262,7 +262,8 @@ Scene build_time_scene(const Trace& t, const TimeLayout& l, const Cursor& c, con
         const float y = row_top[i];
         if (y + v.row_h < top || y > v.height || int(i) % labels.every != 0) continue;
         const bool second = r.block >= l.grid && l.second_launch;
-        const std::string name = (second ? std::string("2nd launch") : "block " + std::to_string(r.block)) + "  warp " +
+        const std::string name = (!t.launches.empty() ? block_label(t, r.block)
+                                  : second ? std::string("2nd launch") : "block " + std::to_string(r.block)) + "  warp " +
                                  std::to_string(r.warp);
         s.overlay_texts.push_back({12.0f * fs, labels.first_y(y, v, 0.36f), labels.size, P.text, name, Align::Left, kNoEvent});
         if (two_lines) {
