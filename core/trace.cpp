@@ -253,13 +253,13 @@ uint64_t launch_blocks(const Trace& t) {
 }
 
 std::string block_name(const Trace& t, uint32_t block) {
-    if (t.launches.empty()) return "block " + std::to_string(block);
+    if (t.launches.size() <= 1) return "block " + std::to_string(block);  // one launch: its blocks are the trace's
     const size_t k = launch_of_block(t, block);
     return "launch " + std::to_string(k + 1) + ", block " + std::to_string(block - t.launches[k].first_block);
 }
 
 std::string block_label(const Trace& t, uint32_t block) {
-    if (t.launches.empty()) return "block " + std::to_string(block);
+    if (t.launches.size() <= 1) return "block " + std::to_string(block);
     const size_t k = launch_of_block(t, block);
     return "launch " + std::to_string(k + 1) + " · block " + std::to_string(block - t.launches[k].first_block);
 }

@@ -161,13 +161,13 @@ std::string launches_problem(const std::vector<LaunchScope>& launches);
 size_t launch_of_block(const Trace& t, uint32_t block);
 // All the blocks of a trace's launches (t.grid when it has none).
 uint64_t launch_blocks(const Trace& t);
-// "launch 2, block 0" (1-based launch, block within it) in a trace with launches; "block 3" otherwise.
+// "launch 2, block 0" (1-based launch, block within it) in a trace with several launches; "block 3" otherwise.
 std::string block_name(const Trace& t, uint32_t block);
 // The same for a picture's label: "launch 2 · block 0", or "block 3".
 std::string block_label(const Trace& t, uint32_t block);
 // A lane mask as ranges: "0-15, 20" ("none" for 0).
 std::string lane_ranges(uint32_t mask);
-// "launch 2, block 0, warp 0, lanes 0-15" (or "lane 7"): where a hazard happens, in words.
+// "launch 2, block 0, warp 0, lanes 0-15" (or "lane 7"; "block 3, warp 0, ..." with one launch): a hazard's place.
 std::string place_text(const Trace& t, uint32_t block, uint32_t warp, uint32_t lanes);
 
 enum class Scope : uint8_t { Thread, Warp, Block, Grid };

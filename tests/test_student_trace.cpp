@@ -451,6 +451,8 @@ TEST_CASE("plain run: two launches in one trace, the second after the first, its
     CHECK(tmp_loads == 2);
     CHECK(block_name(t, 2) == "launch 2, block 0");
     CHECK(block_name(t, 1) == "launch 1, block 1");
+    CHECK(block_label(t, 2) == "launch 2 · block 0");
+    CHECK(place_text(t, 2, 1, 1u) == "launch 2, block 0, warp 1, lane 0");
 }
 
 TEST_CASE("plain run: a shared-memory race in the second launch only is reported there, with its launch") {
@@ -677,5 +679,24 @@ TEST_CASE("binary trace: a version 1 file (no launches) still reads, and a versi
     CHECK_THROWS_WITH_AS(read_trace_binary(in17), "trace file: the trace has 17 launches, at most 16", Error);
 }
 
+}  // namespace
+}  // namespace rl
+
+namespace rl {
+namespace {
+TEST_CASE("plain run: a run of one launch names its blocks without the launch") {
+    // warp_sum's records as a plain run of one launch (sum<<<1, 32>>>(in, out, 32)): its out store names buffer 1.
+    Recorder r = warp_sum();
+    r.recs.back().pad0 = uint8_t(kOut << 1);
+    const Trace t = assemble(plain_run(32, {scope("sum", 1, 32, 0)}, 528.0f), r.recs);
+    CHECK(t.hazards.empty());
+    REQUIRE(t.result_event != kNoEvent);
+    CHECK(t.events[t.result_event].kind == EventKind::FinalStore);
+    CHECK(unpack_value<float>(t.result_value) == 528.0f);
+    CHECK(block_name(t, 0) == "block 0");
+    CHECK(block_label(t, 0) == "block 0");
+    CHECK(place_text(t, 0, 1, 0xffffu) == "block 0, warp 1, lanes 0-15");
+    CHECK(place_text(t, 0, 0, 0x80000005u) == "block 0, warp 0, lanes 0, 2, 31");
+}
 }  // namespace
 }  // namespace rl
