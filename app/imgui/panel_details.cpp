@@ -1,8 +1,9 @@
-// app/imgui/panel_details.cpp — the clicked event: kind, position, operands, value, flags, time, cone, hazards, notes.
+// app/imgui/panel_details.cpp — the current step's costs, then the clicked event: kind, position, operands, value, flags, time, cone, hazards, notes.
 #include <imgui.h>
 
 #include "app/imgui/panels.h"
 #include "app/lab/source_view.h"
+#include "app/lab/step_costs.h"
 
 namespace rl::lab {
 namespace {
@@ -15,8 +16,23 @@ std::string where(const Trace& t, const Event& e) {
 
 }  // namespace
 
+// The current step's costs (docs/costs.md), read from the report computed once per trace.
+static void step_costs(const LabState& s) {
+    const std::vector<std::string> lines = step_cost_lines(s.costs, s.cursor.step);
+    if (lines.empty()) return;
+    ImGui::TextDisabled("step %d costs", s.cursor.step);
+    const bool conflict = s.costs.steps[size_t(s.cursor.step)].max_degree > 1;  // calm: a cost, not a hazard
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (i == 0 && conflict) ImGui::PushStyleColor(ImGuiCol_Text, kNote);
+        ImGui::TextWrapped("%s", lines[i].c_str());
+        if (i == 0 && conflict) ImGui::PopStyleColor();
+    }
+    ImGui::Separator();
+}
+
 void details_panel(LabState& s, const Rect& r) {
     if (!begin_fixed("Event", r)) return ImGui::End();
+    step_costs(s);
     const Trace& t = s.trace;
     if (s.selected == kNoEvent || s.selected >= t.events.size()) {
         ImGui::TextWrapped("Click a box to see its event and the dependency cone: every input that flows into it.");

@@ -146,6 +146,7 @@ void LabState::adopt_trace() {
         notice = render::time_view_unavailable(trace);
     }
     analysis = Analysis{};
+    costs = CostReport{};
     analysis_ready = false;
     error.clear();
     cursor.step = std::min(cursor.step, last());
@@ -160,6 +161,8 @@ void LabState::adopt_trace() {
 void LabState::finish_analysis() {
     if (analysis_ready) return;
     analysis = analyze(trace);
+    // The source's line per event (codegen's line table for the lab's schedules) names the lines split or conflicted.
+    costs = compute_costs(trace, source.event_line.size() == trace.events.size() ? source.event_line : std::vector<uint32_t>{});
     analysis_ready = true;
 }
 

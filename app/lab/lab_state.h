@@ -17,6 +17,7 @@
 #include "app/render/scene.h"
 #include "app/render/time_scene.h"
 #include "core/analysis.h"
+#include "core/costs.h"
 #include "core/trace.h"
 
 namespace rl::lab {
@@ -47,6 +48,7 @@ struct LabState {
     render::Layout layout;
     Analysis analysis;
     bool analysis_ready = false;  // analysed after the first frame is shown: a large trace appears sooner
+    CostReport costs;             // bank conflicts, divergence, idle lanes per step: with the analysis, once a trace
     double run_ms = 0;            // how long the last run took (emulator or GPU, plus analysis)
     std::string trace_file;       // the saved trace shown (--trace), empty when the schedule was run here
     render::TimeLayout time_layout;  // rows per warp at GPU timestamps (empty for emulator traces)

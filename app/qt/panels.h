@@ -68,9 +68,11 @@ public:
     void set_font_px(int px);
     QTextBrowser* browser() const { return text_; }
     QuizPanel* quiz() const { return quiz_; }
+    QLabel* step_costs() const { return costs_; }  // the current step's bank conflicts, divergent warps, idle lanes
 private:
     Classroom& c_;
     QTextBrowser* text_;
+    QLabel* costs_;
     QuizPanel* quiz_;
 };
 
