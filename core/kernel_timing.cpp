@@ -131,6 +131,9 @@ std::vector<KernelParam> kernel_params_from_mangled(std::string_view m) {
                 if (e == std::string_view::npos) throw bad("an unterminated substitution");
                 i = e + 1;
                 p.pointee = last_pointee;
+            } else if (std::isdigit(static_cast<unsigned char>(m[i]))) {  // a struct's name: ValueIndex*
+                source_name();
+                p.pointee = '?';
             } else {
                 p.pointee = m[i++];
             }
@@ -149,6 +152,9 @@ std::vector<KernelParam> kernel_params_from_mangled(std::string_view m) {
         } else if (m[i] == 'v' && out.empty() && i + 1 == m.size()) {
             ++i;  // (void): no parameters
             continue;
+        } else if (std::isdigit(static_cast<unsigned char>(m[i]))) {  // a struct passed by value
+            source_name();
+            p.kind = ParamKind::Other;
         } else {
             p.kind = ParamKind::Other;
             ++i;

@@ -6,8 +6,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "core/error.h"
 #include "core/input.h"
 #include "core/ops.h"
+#include "core/schedule.h"
 
 namespace rl {
 
@@ -92,6 +94,30 @@ std::vector<std::vector<std::string>> kernel_timing_cells(const KernelTiming& t)
 std::string kernel_timing_text(const KernelTiming& t);
 // True when every timed repetition of every timed row returned the reference and the student's kernel was timed.
 bool kernel_timing_ok(const KernelTiming& t);
+
+// What `rlab run FILE.cu --backend cuda --time` asks the GPU timer (cuda/plain_timer.h) to do.
+struct KernelTimingRequest {
+    std::string file;                // shown in messages and given to NVRTC as the program's name
+    std::string source;              // the file's text, compiled as it is
+    std::vector<TimedLaunch> plan;   // the launches in order
+    bool single_launch = false;      // plan is the contract's one launch: its shared bytes become block * sizeof(T)
+    uint64_t n = 0;
+    InputSpec input;                 // the --input kind and seed (make_input over n elements of the kernel's type)
+    Op op = Op::Sum;
+    int reps = 30;                   // timed repetitions per row (fewer when one takes long)
+    double time_limit_s = 10;        // the student's first run must end within this (else the process ends, exit 1)
+    std::string cuda_include;        // the toolkit's include folder for NVRTC ("": the one the lab was built with)
+};
+
+// Why a timing did not happen: the request or the file (BadInput: exit 2), the compiler's errors (Compile: exit 2,
+// `log` holds them), or the kernel failing as a program on the GPU (Program: exit 1). A hang does not come back: the
+// GPU's context cannot be freed of it, so the process writes one line on stderr and ends with exit 1.
+struct KernelTimingError : Error {
+    enum Kind { BadInput, Compile, Program } kind;
+    std::string log;
+    KernelTimingError(Kind k, const std::string& what, std::string compiler_log = {})
+        : Error(what), kind(k), log(std::move(compiler_log)) {}
+};
 
 // {"kernel_timing": {...}}: written by rlab run --time --format json, read by the front ends (--kernel-timing FILE).
 // Reading throws rl::Error with one line naming the field.

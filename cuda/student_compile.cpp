@@ -1,64 +1,18 @@
 // cuda/student_compile.cpp — NVRTC compile of a student's kernel against rlab/kernel.h's device branch. NVRTC is
-// opened at run time (dlopen), so the runner starts and runs kernels on the CPU where no CUDA toolkit is installed.
+// opened at run time (cuda/nvrtc_loader.h), so the runner starts and runs kernels on the CPU where no CUDA toolkit is installed.
 #include "cuda/student_compile.h"
 
-#include <dlfcn.h>
-#include <nvrtc.h>
-
 #include <string>
-#include <type_traits>
 
 #include "core/error.h"
+#include "cuda/nvrtc_loader.h"
 
 namespace rl::student {
 namespace {
 
-// NVRTC's entry points, looked up once.
-struct Nvrtc {
-    decltype(&nvrtcCreateProgram) create = nullptr;
-    decltype(&nvrtcCompileProgram) compile = nullptr;
-    decltype(&nvrtcGetProgramLogSize) log_size = nullptr;
-    decltype(&nvrtcGetProgramLog) log = nullptr;
-    decltype(&nvrtcGetCUBINSize) cubin_size = nullptr;
-    decltype(&nvrtcGetCUBIN) cubin = nullptr;
-    decltype(&nvrtcDestroyProgram) destroy = nullptr;
-    decltype(&nvrtcGetErrorString) error_string = nullptr;
-    std::string missing;  // why NVRTC cannot be used ("" when it can)
-
-    Nvrtc() {
-        void* h = nullptr;
-        // the loader's path first, then the toolkit this program was built with
-        for (const char* name : {"libnvrtc.so", "libnvrtc.so." RLAB_NVRTC_MAJOR, RLAB_NVRTC_LIBRARY})
-            if ((h = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
-        if (!h) {
-            missing = "NVRTC (libnvrtc.so) was not found: install the CUDA toolkit's NVRTC or use --backend cpu";
-            return;
-        }
-        bool ok = true;
-        auto get = [&](auto& fn, const char* sym) {
-            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h, sym));
-            ok = ok && fn;
-        };
-        get(create, "nvrtcCreateProgram");
-        get(compile, "nvrtcCompileProgram");
-        get(log_size, "nvrtcGetProgramLogSize");
-        get(log, "nvrtcGetProgramLog");
-        get(cubin_size, "nvrtcGetCUBINSize");
-        get(cubin, "nvrtcGetCUBIN");
-        get(destroy, "nvrtcDestroyProgram");
-        get(error_string, "nvrtcGetErrorString");
-        if (!ok) missing = "the NVRTC found (libnvrtc.so) lacks an entry point the lab needs";
-    }
-};
-const Nvrtc& nvrtc() {
-    static const Nvrtc n;
-    if (!n.missing.empty()) throw Error(n.missing);
-    return n;
-}
-
-void nv(nvrtcResult r, const char* what) {
-    if (r != NVRTC_SUCCESS) throw Error(std::string(what) + ": " + nvrtc().error_string(r));
-}
+using cuda_rtc::check_nvrtc;
+const cuda_rtc::NvrtcApi& nvrtc() { return cuda_rtc::nvrtc_api(); }
+void nv(nvrtcResult r, const char* what) { check_nvrtc(r, what); }
 
 }  // namespace
 

@@ -75,6 +75,12 @@ TEST_CASE("kernel timing: a kernel's parameters from its mangled name") {
     p = kernel_params_from_mangled("_ZN3lab1kEPKfPfi");
     REQUIRE(p.size() == 3);
     CHECK(p[2].kind == ParamKind::Int32);
+    // argmax_first(const float*, ValueIndex*, int): a struct's name is one parameter
+    p = kernel_params_from_mangled("_Z12argmax_firstPKfP10ValueIndexi");
+    REQUIRE(p.size() == 3);
+    CHECK(p[1].kind == ParamKind::Pointer);
+    CHECK(p[2].kind == ParamKind::Int32);
+    CHECK_THROWS_AS(element_type_of(p, "argmax_first"), Error);
     CHECK_THROWS_AS(kernel_params_from_mangled("harris4"), Error);  // extern "C": no types to read
     // argmax writes int indices from float input: one type is needed
     CHECK_THROWS_WITH_AS(element_type_of(kernel_params_from_mangled("_Z6argmaxPKfPii"), "argmax"),

@@ -7,6 +7,7 @@
 
 #include "app/cli/board_view.h"
 #include "app/cli/kernel_file_run.h"
+#include "app/cli/run_time.h"
 #include "core/analysis.h"
 #include "core/error.h"
 #include "core/file_io.h"
@@ -25,10 +26,15 @@ CLI::App* add_run_command(CLI::App& app, KernelRunArgs& a) {
     c->add_option("-o,--output", a.output, "write to FILE instead of standard output");
     add_kernel_name_option(*c, a.kernel);
     add_time_limit_option(*c, a.kernel);
+    c->add_flag("--time", a.time,
+                "with --backend cuda: the kernel (or --launch plan) uninstrumented on the GPU, timed warm with every "
+                "repetition's out[0] checked, in us, GB/s and % of the GPU's bandwidth beside the fast path and CUB on "
+                "the same input (--format board or json)");
     return c;
 }
 
 int run_run(const KernelRunArgs& a) {
+    if (a.time) return run_timed(a);
     if (a.format != "board" && a.format != "json" && a.format != "chrome")
         throw Error("--format " + one_line(a.format) + ": expected board, json or chrome");
     int rc = 0;

@@ -9,6 +9,7 @@ struct KernelRunArgs {
     lab::KernelSettings kernel;
     std::string format = "board";  // board | json | chrome
     std::string output;            // -o FILE; empty: standard output
+    bool time = false;             // --time: the kernel timed on the GPU beside the fast path and CUB (app/cli/run_time.h)
 };
 
 CLI::App* add_run_command(CLI::App& app, KernelRunArgs& args);

@@ -16,6 +16,8 @@ struct KernelSettings {
     ScheduleArgs sizes;             // --n --block --grid --input --seed --op (others are refused)
     std::string backend = "auto";   // auto | cpu | cuda
     double time_limit_s = 10.0;     // --time-limit S
+    std::string launch;             // --launch PLAN: a plain CUDA file's launches in CUDA's syntax (empty: the one launch
+                                    // K<<<grid, block, block * sizeof(T)>>>(in, out, n) of the launch contract)
 };
 
 // Checks the settings (one-line rl::Error naming the flag and what is allowed) and resolves --backend auto: the GPU
