@@ -139,6 +139,36 @@ void plot(const render::TimingsPlot& p, ImVec2 size, bool dark, render::DrawnTim
                           hover->us[hover_i]);
 }
 
+// A student's kernel timed beside the fast path and CUB (rlab run --time): the heading, then one row each, the checked
+// column in the warning colour where repetitions were wrong. Recorded in `drawn` as drawn (--dump-scene).
+void kernel_rows(const KernelTiming& k, bool dark, render::DrawnPanels& drawn) {
+    render::DrawnKernelTiming& rec = drawn.kernel_timing.emplace();
+    rec.heading = kernel_timing_heading(k);
+    ImGui::TextWrapped("%s", rec.heading.c_str());
+    const std::vector<std::vector<std::string>> cells = kernel_timing_cells(k);
+    if (!ImGui::BeginTable("kernel_timing", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg))
+        return;
+    for (const char* h : kKernelTimingColumns) {
+        ImGui::TableSetupColumn(h);
+        rec.header.push_back(h);
+    }
+    ImGui::TableHeadersRow();
+    const ImU32 warn = dark ? IM_COL32(255, 120, 90, 255) : IM_COL32(190, 30, 0, 255);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        const bool wrong = i < k.rows.size() && k.rows[i].timed && k.rows[i].wrong > 0;
+        ImGui::TableNextRow();
+        for (size_t c = 0; c < cells[i].size(); ++c) {
+            ImGui::TableNextColumn();
+            if (wrong && c == 4) ImGui::PushStyleColor(ImGuiCol_Text, warn);
+            ImGui::TextUnformatted(cells[i][c].c_str());
+            if (wrong && c == 4) ImGui::PopStyleColor();
+        }
+        rec.rows.push_back({cells[i], false, wrong, true});
+    }
+    ImGui::EndTable();
+    ImGui::Spacing();
+}
+
 }  // namespace
 
 void timings_panel(LabState& s, const Rect& r) {
@@ -161,6 +191,7 @@ void timings_panel(LabState& s, const Rect& r) {
         }
     }
     if (!s.timings_note.empty()) ImGui::TextWrapped("%s", s.timings_note.c_str());
+    if (t.kernel) kernel_rows(*t.kernel, s.dark, s.drawn);
     if (!t.loaded) {
         ImGui::Separator();
         const std::vector<std::string> lines = timings_empty_lines(t);

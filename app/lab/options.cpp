@@ -66,6 +66,9 @@ void add_shared(CLI::App& app, Options& o) {
     app.add_option("--bench-file,--timings", o.bench_file,
                    "bench results JSON (`rlab bench --json`) for the timings view (default: $RLAB_BENCH_FILE, else the "
                    "newest docs/bench/*.json installed next to the program or in the source tree)");
+    app.add_option("--kernel-timing", o.kernel_timing_file,
+                   "a student's kernel timed on the GPU beside the fast path and CUB (`rlab run FILE.cu --backend cuda "
+                   "--time --format json -o FILE`), shown as three rows in the timings view");
     app.add_flag("--numerics", o.numerics, "show the numerics comparison of orders (N toggles it)");
     app.add_option("--kernel", o.kernel, "open a student's kernel (.cu with one RL_KERNEL, or plain CUDA; docs/student-kernels.md), run it "
                                          "with --n --block --grid --input --seed --op, and run it again on every save");

@@ -17,6 +17,7 @@ struct Options {
     ScheduleArgs schedule_flags;
     std::string backend = "auto", lesson, trace_file, view = "steps", theme, size = "1600x900";
     std::string screenshot, dump_scene, bench_file;
+    std::string kernel_timing_file;  // --kernel-timing FILE: a saved rlab run --time --format json, shown in the timings view
     int step = -1;           // -1: not given
     int frames = -1;         // -1: not given (3 when --quit, --screenshot or --dump-scene ask for frames)
     int bench_frames = 0;

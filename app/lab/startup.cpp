@@ -40,6 +40,8 @@ std::string start_lab_bench(LabState& s, const Options& o) {
     s.source_diff = o.source_diff;
     s.kernel_editor.editing = o.edit && s.kernel->active();
     if (!o.bench_file.empty() && !s.timings.loaded) return "--bench-file: " + s.timings.error;
+    if (!o.kernel_timing_file.empty())
+        if (std::string why = load_kernel_timing(s.timings, o.kernel_timing_file); !why.empty()) return "--kernel-timing: " + why;
     return {};
 }
 

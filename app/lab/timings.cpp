@@ -67,4 +67,21 @@ std::vector<std::string> timings_empty_lines(const Timings& t) {
     return lines;
 }
 
+std::string load_kernel_timing(Timings& t, const std::string& path) {
+    try {
+        t.kernel = load_kernel_timing_file(path);
+        t.kernel_file = path;
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return {};
+}
+
+std::string kernel_timing_heading(const KernelTiming& k) {
+    std::string h = "Your kernel timed on " + k.device + " · " + render::date_text(k.date) + " · " + k.op + " over " +
+                    k.dtype + ", n " + render::size_text(k.n);
+    if (!k.file.empty()) h += " · " + std::filesystem::path(k.file).filename().string();
+    return h;
+}
+
 }  // namespace rl::lab

@@ -130,6 +130,9 @@ std::string Classroom::start(const lab::Options& o, const std::string& remembere
     if (o.view == "time" && !lab.set_time_view(true)) return "--view time: " + lab.notice;
     lab.timings = lab::load_timings(o.bench_file);
     if (!o.bench_file.empty() && !lab.timings.loaded) return "--bench-file: " + lab.timings.error;
+    if (!o.kernel_timing_file.empty())
+        if (std::string why = lab::load_kernel_timing(lab.timings, o.kernel_timing_file); !why.empty())
+            return "--kernel-timing: " + why;
     if (o.step >= 0) {
         if (o.step > last_page())
             return "--step " + std::to_string(o.step) + ": this has steps 0 to " + std::to_string(last_page());

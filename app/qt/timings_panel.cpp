@@ -86,6 +86,15 @@ TimingsPanel::TimingsPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(
     empty_->setWordWrap(true);
     empty_->setTextFormat(Qt::RichText);
     empty_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    // A student's kernel timed beside the fast path and CUB (rlab run --time, --kernel-timing FILE): its three rows.
+    auto* kernel_rows = new QLabel(this);
+    kernel_rows->setObjectName("kernelTimingRows");
+    kernel_rows->setWordWrap(true);
+    kernel_rows->setTextFormat(Qt::RichText);
+    kernel_rows->setStyleSheet("font-size: 16px;");
+    kernel_rows->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);  // its three rows whole: the chart gives way
+    kernel_rows->hide();
+    lay->addWidget(kernel_rows);
     lay->addWidget(heading_);
     lay->addWidget(note_);
     lay->addWidget(chart_, 3);
@@ -156,8 +165,33 @@ void TimingsPanel::set_timings(lab::Timings t) {
     refresh();
 }
 
+// The timed kernel's rows as an HTML table (the cells core/kernel_timing makes for every view), wrong checks in red.
+static QString kernel_timing_html(const KernelTiming& k) {
+    QString html = "<p><b>" + QString::fromStdString(lab::kernel_timing_heading(k)).toHtmlEscaped() +
+                   "</b></p><table cellspacing='0' cellpadding='4' border='1'><tr>";
+    for (const char* h : kKernelTimingColumns) html += "<th>" + QString::fromUtf8(h).toHtmlEscaped() + "</th>";
+    html += "</tr>";
+    const std::vector<std::vector<std::string>> cells = kernel_timing_cells(k);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        const bool wrong = i < k.rows.size() && k.rows[i].timed && k.rows[i].wrong > 0;
+        html += "<tr>";
+        for (size_t c = 0; c < cells[i].size(); ++c) {
+            const QString text = QString::fromStdString(cells[i][c]).toHtmlEscaped();
+            const bool number = c >= 1 && c <= 3;
+            html += QString("<td%1>").arg(number ? " align='right'" : "") +
+                    (wrong && c == 4 ? "<span style='color:#be1e00'><b>" + text + "</b></span>" : text) + "</td>";
+        }
+        html += "</tr>";
+    }
+    return html + "</table>";
+}
+
 void TimingsPanel::refresh() {
     const lab::Timings& t = c_.lab.timings;
+    if (auto* rows = findChild<QLabel*>("kernelTimingRows")) {
+        rows->setVisible(t.kernel.has_value());
+        if (t.kernel) rows->setText(kernel_timing_html(*t.kernel));
+    }
     if (!t.loaded) {
         QString html;
         const std::vector<std::string> lines = lab::timings_empty_lines(t);

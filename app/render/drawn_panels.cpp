@@ -102,6 +102,13 @@ void dump_panels_json(std::ostream& out, const DrawnPanels& p) {
                           {"header", n.header},
                           {"rows", std::move(rows)}});
     }
+    if (p.kernel_timing) {
+        const DrawnKernelTiming& k = *p.kernel_timing;
+        Json rows = Json::array();
+        for (const DrawnRow& r : k.rows) rows.push_back({{"cells", r.cells}, {"wrong", r.outside_bound}});
+        out << (p.timings || p.numerics ? "," : "") << "\n\"kernel_timing\":";
+        write_block(out, {{"heading", k.heading}, {"header", k.header}, {"rows", std::move(rows)}});
+    }
     out << "}";
 }
 

@@ -53,10 +53,18 @@ struct DrawnNumerics {
     std::vector<DrawnRow> rows;        // in drawing order; empty when no table was drawn
 };
 
+// A student's kernel timed beside the fast path and CUB (rlab run --time), as the timings panel drew its rows.
+struct DrawnKernelTiming {
+    std::string heading;
+    std::vector<std::string> header;
+    std::vector<DrawnRow> rows;        // cells as drawn; outside_bound: drawn in the warning colour (a wrong result)
+};
+
 // Each member is set only when its panel drew that frame; the front end clears the record before drawing.
 struct DrawnPanels {
     std::optional<DrawnTimings> timings;    // the timings panel drew its plot
     std::optional<DrawnNumerics> numerics;  // the numerics view was open
+    std::optional<DrawnKernelTiming> kernel_timing;  // the timings panel drew a timed kernel's rows
 };
 
 // The record as one JSON object: "timings" and "numerics" keys, each only when drawn (docs/renderer.md).

@@ -446,6 +446,41 @@ TEST_CASE("e2e: the numerics view opens over the canvas with --numerics") {
     REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --size 1280x720 --numerics --quit --screenshot " + png +
                 " --dump-scene " + json) == 0);
     const nlohmann::json scene = scene_json(json);
+TEST_CASE("e2e: the timings panel shows a timed kernel's three rows (--kernel-timing), a missing file exits 2") {
+    const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-kernel-timing.json";
+    const std::string fixture = std::string(RLAB_SOURCE_DIR) + "/tests/data/kernel-timing-fixture.json";
+    std::remove(json.c_str());
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --size 1280x720 --kernel-timing " + fixture +
+                " --quit --dump-scene " + json) == 0);
+    // The reference: the fixture read here, each row's figures derived from its n and median alone (i32: 4 bytes each;
+    // the H200's datasheet 4800 GB/s).
+    std::ifstream in(fixture);
+    const nlohmann::json file = nlohmann::json::parse(in)["kernel_timing"];
+    const double bytes = file["n"].get<double>() * 4;
+    std::vector<std::vector<std::string>> want;
+    for (const auto& r : file["rows"]) {
+        const double us = r["median_us"].get<double>(), gbps = bytes / us / 1e3;
+        want.push_back({r["name"].get<std::string>(), printed("%.2f", us), printed("%.0f", gbps),
+                        printed("%.1f%%", 100 * gbps / 4800), std::to_string(r["reps"].get<int>()) + "/" +
+                                                                  std::to_string(r["reps"].get<int>()) + " exact"});
+    }
+    REQUIRE(want.size() == 3);
+    CHECK(want[0][2] == "373");  // 67108864 B in 180 us, by hand
+    const nlohmann::json scene = scene_json(json);
+    const nlohmann::json& drawn = drawn_panel(scene, "kernel_timing");
+    CHECK(drawn["header"] == nlohmann::json({"", "median µs", "GB/s", "% of peak", "checked"}));
+    REQUIRE(drawn["rows"].size() == 3);
+    for (size_t i = 0; i < 3; ++i) {
+        CHECK(drawn["rows"][i]["cells"] == nlohmann::json(want[i]));
+        CHECK(drawn["rows"][i]["wrong"] == false);
+    }
+    CHECK(drawn["heading"].get<std::string>().find("harris4_first_add_during_load.cu") != std::string::npos);
+
+    std::string err;
+    CHECK(run_err(std::string(RLAB_LAB_EXE) + " --kernel-timing /nonexistent/t.json --quit", err) == 2);
+    CHECK(err.rfind("reduction-lab: --kernel-timing: /nonexistent/t.json: cannot open", 0) == 0);
+}
+
     // Under the table the canvas still holds the example (the frame was built, and the table hides it).
     CHECK(value_texts(scene).size() == 8);  // step 0: the eight loads
     // What the table showed, recorded cell by cell as it drew them.

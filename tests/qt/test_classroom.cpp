@@ -231,6 +231,35 @@ private slots:
         QVERIFY(w.timings()->chart_view()->chart()->title().contains("cold"));
     }
 
+    // rlab run --time's saved result (tests/data/kernel-timing-fixture.json, made-up numbers named as such): the three
+    // rows above the plot, the figures derived here by hand from the fixture's n = 2^24 ints (67108864 bytes) and
+    // medians: 67108864 B / 180 us = 372.8 GB/s = 7.8% of the H200's 4800; / 17.5 us = 3834.8 (79.9%); / 18.2 us = 3687.3
+    // (76.8%).
+    void timings_show_a_timed_kernel() {
+        qt::Classroom c;
+        QVERIFY(c.open_schedule(Schedule{}));
+        qt::MainWindow w(c);
+        auto* rows = w.timings()->findChild<QLabel*>("kernelTimingRows");
+        QVERIFY(rows);
+        lab::Timings t = lab::load_timings(kFixture);
+        w.timings()->set_timings(t);
+        QVERIFY(!rows->isVisibleTo(w.timings()));  // no timed kernel: no rows
+        QCOMPARE(lab::load_kernel_timing(t, std::string(RLAB_SOURCE_DIR) + "/tests/data/kernel-timing-fixture.json"),
+                 std::string());
+        w.timings()->set_timings(t);
+        QVERIFY(rows->isVisibleTo(w.timings()));
+        const QString html = rows->text();
+        QVERIFY(html.contains("Your kernel timed on NVIDIA H200 (FIXTURE"));
+        for (const char* cell : {"your kernel", "180.00", ">373<", "7.8%", "fast path", "17.50", ">3835<", "79.9%", "CUB",
+                                 "18.20", ">3687<", "76.8%", "30/30 exact"})
+            QVERIFY2(html.contains(cell), cell);
+        t.kernel->rows[0].wrong = 3;  // a kernel whose result was wrong in 3 of its 30 repetitions says so, in red
+        w.timings()->set_timings(t);
+        QVERIFY(rows->text().contains("<span style='color:#be1e00'><b>3 of 30 WRONG</b></span>"));
+        std::string why = lab::load_kernel_timing(t, kFixture);  // a bench file is not a kernel timing: one line
+        QVERIFY(why.find("{\"kernel_timing\"") != std::string::npos);
+    }
+
     void timings_empty_state() {
         qt::Classroom c;
         QVERIFY(c.open_schedule(Schedule{}));
