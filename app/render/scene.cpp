@@ -619,6 +619,14 @@ float RowLabels::first_y(float row_top, const View& v, float two_line_pos) const
 }
 
 // ---- picking and navigation ---------------------------------------------------------------------
+bool has_hard_edges(const Scene& s) {
+    if (!s.arrows.empty()) return true;
+    for (const auto* boxes : {&s.boxes, &s.overlay_boxes})
+        for (const SceneBox& b : *boxes)
+            if (b.pattern == Pattern::Hatched) return true;
+    return false;
+}
+
 uint32_t pick(const Scene& s, float x, float y) {
     if (x < s.clip_x || y < s.clip_y) return kNoEvent;
     for (size_t i = s.boxes.size(); i-- > 0;) {

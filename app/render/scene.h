@@ -181,6 +181,11 @@ struct RowLabels {
 // The event under a screen point (top-most value box), or kNoEvent.
 uint32_t pick(const Scene& s, float x, float y);
 
+// Whether multisampling would change the picture: the shaders smooth box outlines, shafts and glyphs themselves,
+// so only arrow heads (plain triangles) and the diagonal stripes of hatched boxes have hard edges. The classroom
+// draws with --msaa samples only then (on a software renderer 4x costs ~8 ms of a redrawn canvas).
+bool has_hard_edges(const Scene& s);
+
 // Text shown in a value box for an event ("36", "(0)", "?").
 std::string box_text(const Trace& t, const Event& e);
 

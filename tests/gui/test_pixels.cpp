@@ -1,9 +1,10 @@
-// tests/gui/test_pixels.cpp — drawn pixels match the scene: boxes where it says, in its colours and patterns.
+// tests/gui/test_pixels.cpp — drawn pixels match the scene: boxes where it says, in its colours and patterns; the kept frame.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include "app/render/offscreen.h"
 #include "app/render/renderer.h"
+#include "app/render/retained_frame.h"
 #include "app/render/scene.h"
 #include "core/emulator.h"
 #include "../support/helpers.h"
@@ -150,5 +151,41 @@ TEST_CASE("pixels: shuffle arrows are drawn in the arrow colour between the rows
         bool found = false;
         for (int dy = -1; dy <= 1 && !found; ++dy) found = near(img.at(x, y + float(dy)), P.arrow, 40.0f / 255);
         CHECK(found);
+    }
+}
+
+// The classroom's kept canvas (app/render/retained_frame.h): drawn once, read back top row first, stale only when
+// its size or content bytes change, and a multisampled drawing resolved into the same picture.
+TEST_CASE("pixels: a retained frame keeps what was drawn and says when it is stale") {
+    Renderer& r = context().renderer();
+    const Color bg{0.0f, 0.0f, 1.0f, 1.0f}, red{1.0f, 0.0f, 0.0f, 1.0f};
+    Scene s;  // 64x32, blue, with a red box of 16x8 px near the top-left corner (rows 2 to 9)
+    s.width = 64, s.height = 32, s.background = bg;
+    SceneBox b = flat_box(4, 2, 16, 8, red, BoxRole::Value);
+    b.radius = 0, b.edge = red;
+    s.boxes.push_back(b);
+    for (int samples : {0, 4}) {
+        CAPTURE(samples);
+        RetainedFrame kept;
+        CHECK(kept.stale(64, 32, "a"));  // nothing kept yet
+        REQUIRE(kept.begin_redraw(64, 32, samples, "a"));
+        r.begin_frame(64, 32, bg);
+        r.draw(s, 0, 0, 64, 32);
+        kept.end_redraw();
+        CHECK(kept.redraws() == 1);
+        CHECK_FALSE(kept.stale(64, 32, "a"));
+        CHECK(kept.stale(64, 32, "b"));
+        CHECK(kept.stale(65, 32, "a"));
+        CHECK(kept.stale(64, 31, "a"));
+        Image img{64, 32, kept.read_rgba()};
+        REQUIRE(img.px.size() == 64u * 32u * 4u);
+        // Row 0 is the top: a read upside down would put the box in rows 22 to 29 (blue at (12, 5), red at (12, 26)).
+        CHECK(near(img.at(12, 5), red));
+        CHECK(near(img.at(40, 5), bg));
+        CHECK(near(img.at(12, 26), bg));
+        CHECK(near(img.at(1, 1), bg));
+        CHECK(img.at(12, 5).a > 0.99f);
+        kept.release();
+        CHECK(kept.stale(64, 32, "a"));  // released: nothing kept
     }
 }

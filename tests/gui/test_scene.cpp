@@ -326,3 +326,29 @@ TEST_CASE("scene: a note (atomic contention) carries no hazard badge, and H does
         CHECK_FALSE(has_text(s.overlay_texts, "!"));
     }
 }
+
+// The classroom multisamples only scenes with edges its shaders do not smooth: arrow heads and hatching.
+TEST_CASE("scene: hard edges are arrows and hatched boxes, nothing else") {
+    Scene s;
+    CHECK_FALSE(has_hard_edges(s));
+    s.boxes.push_back(flat_box(0, 0, 10, 10, Color{}, BoxRole::Value));
+    for (Pattern p : {Pattern::Solid, Pattern::Dashed, Pattern::Bars, Pattern::Dotted}) {
+        s.boxes.back().pattern = p;
+        CHECK_FALSE(has_hard_edges(s));
+    }
+    s.boxes.back().pattern = Pattern::Hatched;
+    CHECK(has_hard_edges(s));
+    s.boxes.clear();
+    s.overlay_boxes.push_back(flat_box(0, 0, 10, 10, Color{}, BoxRole::Value));
+    s.overlay_boxes.back().pattern = Pattern::Hatched;
+    CHECK(has_hard_edges(s));
+    s.overlay_boxes.clear();
+    s.arrows.push_back(SceneArrow{0, 0, 10, 10, Color{}});
+    CHECK(has_hard_edges(s));
+    // The eight-thread example: step 0 loads eight values (boxes only), step 1 shuffles them (four arrows).
+    const Trace t = emulate(Schedule{});
+    const Layout l = build_layout(t);
+    const View v = fit_view(l, 1000, 640);
+    CHECK_FALSE(has_hard_edges(build_scene(t, l, Cursor{0, 1.0f}, v)));
+    CHECK(has_hard_edges(build_scene(t, l, Cursor{1, 1.0f}, v)));
+}
