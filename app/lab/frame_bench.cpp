@@ -33,6 +33,8 @@ void print_frame_bench(std::FILE* out, const std::string& program, const FrameBe
         std::fprintf(out, "\n");
         // Frames that change nothing draw the scene kept (app/lab/frame.h): a timed run of an idle canvas builds none.
         if (b.scene_builds >= 0) std::fprintf(out, "  scenes built during the timed frames: %lld\n", b.scene_builds);
+        // A frame is drawn only when what it shows changed (the lab bench's draw lists, the classroom's scene).
+        if (b.redraws >= 0) std::fprintf(out, "  frames drawn during the timed frames: %lld (the others changed nothing on screen)\n", b.redraws);
     } else {
         std::fprintf(out, "no scene drawn\n");
     }

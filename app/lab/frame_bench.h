@@ -23,6 +23,7 @@ struct FrameBench {
     const render::Scene* scene = nullptr;  // the last scene drawn
     double scene_build_ms = -1;          // what building it cost (-1: not known)
     long long scene_builds = -1;         // scenes built during the timed frames (none when nothing changed; -1: not known)
+    long long redraws = -1;              // timed frames that drew (the others changed nothing on screen; -1: not known)
     std::string zoom;                    // the start view (lab bench)
     double first_frame_ms = -1, run_ms = 0;  // time to the first frame shown, and the run + layout in it
     std::string gl;                      // the GL version string
