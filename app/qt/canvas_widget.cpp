@@ -1,56 +1,105 @@
-// app/qt/canvas_widget.cpp — GL objects made in initializeGL, released on aboutToBeDestroyed (Qt's hellogl2 habit).
+// app/qt/canvas_widget.cpp — an offscreen GL context (QOffscreenSurface) draws the scene into a kept framebuffer
+// when it changed; paintEvent copies the image read back from it. GL objects go with the widget, context current.
 #include "app/qt/canvas_widget.h"
 
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QPainter>
+#include <QSurfaceFormat>
 #include <QWheelEvent>
 #include "app/lab/frame.h"
 #include "app/render/renderer.h"
+#include "app/render/retained_frame.h"
 
 namespace rl::qt {
 
-CanvasWidget::CanvasWidget(Classroom& c, QWidget* parent) : QOpenGLWidget(parent), c_(c) {
+CanvasWidget::CanvasWidget(Classroom& c, QWidget* parent) : QWidget(parent), c_(c) {
     setMinimumSize(320, 200);
     setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);  // the image covers the widget: Qt need not clear under it
 }
 
 CanvasWidget::~CanvasWidget() {
-    // QOpenGLWidget's destructor destroys the context after this one has run: its aboutToBeDestroyed must not call
-    // cleanup() on what is by then no CanvasWidget (UBSan under the monkey test: a downcast of a destroyed object).
-    if (QOpenGLContext* ctx = context()) disconnect(ctx, &QOpenGLContext::aboutToBeDestroyed, this, &CanvasWidget::cleanup);
-    cleanup();
+    if (context_ && surface_ && context_->makeCurrent(surface_.get())) {
+        if (kept_) kept_->release();
+        if (renderer_) renderer_->shutdown();
+        context_->doneCurrent();
+    }
 }
 
-void CanvasWidget::cleanup() {
-    if (!renderer_) return;
-    makeCurrent();
-    renderer_->shutdown();
-    renderer_.reset();
-    doneCurrent();
-}
-
-void CanvasWidget::initializeGL() {
-    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &CanvasWidget::cleanup, Qt::UniqueConnection);
+bool CanvasWidget::ensure_gl() {
+    if (gl_tried_) return renderer_ != nullptr;
+    gl_tried_ = true;
+    QSurfaceFormat fmt = QSurfaceFormat::defaultFormat();  // 3.3 core (main.cpp); samples are the framebuffer's
+    fmt.setSamples(0);
+    context_ = std::make_unique<QOpenGLContext>();
+    context_->setFormat(fmt);
+    surface_ = std::make_unique<QOffscreenSurface>();
+    surface_->setFormat(fmt);
+    surface_->create();
+    if (!context_->create() || !surface_->isValid() || !context_->makeCurrent(surface_.get())) {
+        error_ = "no OpenGL 3.3 core context for the canvas";
+        return false;
+    }
     renderer_ = std::make_unique<render::Renderer>();
+    kept_ = std::make_unique<render::RetainedFrame>();
     if (!renderer_->init(&error_)) renderer_.reset();
+    context_->doneCurrent();
+    return renderer_ != nullptr;
 }
+
+void CanvasWidget::update_image() {
+    const qreal dpr = devicePixelRatioF();
+    const int w = std::max(1, int(width() * dpr)), h = std::max(1, int(height() * dpr));
+    const render::Scene& scene = lab::frame_scene(c_.lab, float(w), float(h));
+    if (!ensure_gl()) return;
+    // What the picture shows: the scene's build (a new one for any change of view, step or theme) and its background.
+    std::string content(reinterpret_cast<const char*>(&c_.lab.scene_builds), sizeof c_.lab.scene_builds);
+    content += c_.lab.dark ? 'd' : 'l';
+    if (!kept_->stale(w, h, content) && image_.size() == QSize(w, h)) return;
+    if (!context_->makeCurrent(surface_.get())) return;
+    // --msaa where it pays: multisampling changes only edges the shaders do not smooth (render::has_hard_edges).
+    const int samples = render::has_hard_edges(scene) ? QSurfaceFormat::defaultFormat().samples() : 0;
+    if (kept_->begin_redraw(w, h, samples, content, &error_)) {
+        renderer_->begin_frame(w, h, render::palette(c_.lab.dark).background);
+        renderer_->draw(scene, 0, 0, w, h);
+        kept_->end_redraw();
+        const std::vector<uint8_t> rgba = kept_->read_rgba();
+        image_ = QImage(rgba.data(), w, h, w * 4, QImage::Format_RGBA8888).convertToFormat(QImage::Format_RGB32);
+        image_.setDevicePixelRatio(dpr);
+    }
+    context_->doneCurrent();
+}
+
+void CanvasWidget::paintEvent(QPaintEvent*) {
+    update_image();
+    QPainter p(this);
+    if (image_.isNull()) {  // no GL: say so where the canvas would be
+        p.fillRect(rect(), Qt::black);
+        p.setPen(Qt::white);
+        p.drawText(rect(), Qt::AlignCenter, QString::fromStdString(error_.empty() ? "no canvas" : error_));
+        return;
+    }
+    p.drawImage(QPointF(0, 0), image_);
+}
+
+QImage CanvasWidget::image() {
+    update_image();
+    return image_;
+}
+
+uint64_t CanvasWidget::redraws() const { return kept_ ? kept_->redraws() : 0; }
 
 void CanvasWidget::finish_gl() {
-    if (!renderer_) return;
-    makeCurrent();
+    if (!renderer_ || !context_->makeCurrent(surface_.get())) return;
     renderer_->finish();
-    doneCurrent();
+    context_->doneCurrent();
 }
 
-void CanvasWidget::resizeGL(int, int) { c_.lab.view_fitted = false; }
-
-void CanvasWidget::paintGL() {
-    const float dpr = float(devicePixelRatioF());
-    const float w = float(width()) * dpr, h = float(height()) * dpr;
-    const render::Scene& scene = lab::frame_scene(c_.lab, w, h);
-    if (!renderer_) return;
-    renderer_->begin_frame(int(w), int(h), render::palette(c_.lab.dark).background);
-    renderer_->draw(scene, 0, 0, int(w), int(h));
+void CanvasWidget::resizeEvent(QResizeEvent* e) {
+    c_.lab.view_fitted = false;
+    QWidget::resizeEvent(e);
 }
 
 void CanvasWidget::wheelEvent(QWheelEvent* e) {

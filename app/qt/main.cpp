@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
     if (o.timings_tab) w.show_timings();
     if (o.depth_log) w.charts()->set_log_scale(true);
     if (o.numerics) w.show_numerics(true);
+    if (o.play) w.toggle_play();
     int exit_code = 0;
     if (o.bench_frames > 0) qt::bench_frames(w, c, o.bench_frames);
     else if (o.frames > 0 || o.quit) qt::script_frames(w, o, exit_code);

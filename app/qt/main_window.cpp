@@ -498,7 +498,7 @@ void MainWindow::apply_style() {
 
 // ---- exports ----------------------------------------------------------------------------------------
 std::string MainWindow::export_png(const std::string& path) {
-    return save_png_checked(canvas_->grabFramebuffer(), path);
+    return save_png_checked(canvas_->image(), path);
 }
 std::string MainWindow::export_svg(const std::string& path) { return qt::export_svg(path, canvas_->last_scene()); }
 std::string MainWindow::export_pdf(const std::string& path) {

@@ -66,6 +66,7 @@ public:
     SourcePanel* source() const { return source_; }
     QDockWidget* source_dock() const { return source_dock_; }
     void pick_source_line(int line);   // a click on a source line: its events marked in the canvas
+    void tick();                       // one animation tick while playing (the timer's; --bench-frames --play, per frame)
     void set_source_diff(bool on);     // D: the bug diff in the source panel
 
 protected:
@@ -74,7 +75,6 @@ protected:
 
 private:
     void build_actions();
-    void tick();
     void save_settings();
     QDockWidget* dock(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area);
     void apply_style();

@@ -36,11 +36,13 @@ void bench_frames(MainWindow& w, Classroom& c, int n) {
     QTimer::singleShot(200, &w, [&w, &c, n] {
         using Clock = std::chrono::steady_clock;
         lab::FrameBench b;
-        uint64_t builds_before_timed = 0;
+        uint64_t builds_before_timed = 0, redraws_before_timed = 0;
         for (int f = 0; f < n + 5; ++f) {
-            if (f == 5) builds_before_timed = c.lab.scene_builds;  // after the warm-up frames
+            if (f == 5) builds_before_timed = c.lab.scene_builds, redraws_before_timed = w.canvas()->redraws();  // after the warm-up
             const auto t0 = Clock::now();
-            // What playback costs: the canvas repainted (scene built, drawn, composed into the window).
+            if (c.lab.playing) w.tick();  // --play: a frame of playback, the step advanced by the time gone by
+            // What a frame costs: the canvas repainted (its scene built and drawn when it changed, its image copied
+            // into the window).
             w.canvas()->repaint();
             w.canvas()->finish_gl();
             QCoreApplication::processEvents();
@@ -50,6 +52,7 @@ void bench_frames(MainWindow& w, Classroom& c, int n) {
         b.canvas_w = float(w.canvas()->width()), b.canvas_h = float(w.canvas()->height());
         b.events = c.lab.trace.events.size(), b.scene = &w.canvas()->last_scene();
         b.scene_build_ms = c.lab.scene_build_ms, b.scene_builds = (long long)(c.lab.scene_builds - builds_before_timed);
+        b.redraws = (long long)(w.canvas()->redraws() - redraws_before_timed);
         lab::print_frame_bench(stdout, "reduction-lab-qt", b);
         w.close();
         QCoreApplication::exit(0);
