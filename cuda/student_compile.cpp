@@ -18,7 +18,7 @@ void nv(nvrtcResult r, const char* what) { check_nvrtc(r, what); }
 
 GpuProgram compile_for_gpu(const std::string& file, const std::string& text, int arch, const std::string& include_dir) {
     nvrtcProgram prog;
-    const Nvrtc& api = nvrtc();
+    const cuda_rtc::NvrtcApi& api = nvrtc();
     nv(api.create(&prog, text.c_str(), file.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
     struct Guard {
         nvrtcProgram& p;
