@@ -4,7 +4,7 @@
 # and the benchmarks; everything lands in $OUT with report.md as the summary.
 # Needs the header-only dependencies in .deps/ (scripts/prepare-gpu-deps.sh makes it).
 # Modes (RLAB_GPU_ONLY): corpus (build, record the trace corpus, divergent-shuffle on the hardware),
-# tests (build, corpus, every gpu-labelled test: the one call of at most 10 minutes), fast, fast-matrix
+# tests (build, corpus, every gpu-labelled test, rlab run --time's among them: the one call of at most 10 minutes), fast, fast-matrix
 # (issue 18: exact fast-path tests, --tune, the three-round --fast-matrix into $OUT/bench-fast.json), record (the
 # tune table twice, then the recorded --fast-matrix, no tests: for code whose tests passed already), tune (the
 # exact fast-path tests and five rounds of --tune), ncu-fast and ncu-small (Nsight Compute: 2^28 f32, the one-block
@@ -117,7 +117,7 @@ case "${RLAB_GPU_ONLY:-}" in corpus | tests | fast-matrix | tune) targets=(--tar
 # tests: also the generated kernels against the instrumented ones (NVRTC), the student suites and the nvcc compile of
 # generated sources, so that every gpu- and nvcc-labelled test has its executable
 [ "${RLAB_GPU_ONLY:-}" = tests ] && targets+=(rlab_nvrtc_tests rlab-kernel-runner rlab_student_gpu_tests
-  rlab_student_nvrtc_tests rlab_codegen_batch)
+  rlab_student_nvrtc_tests rlab_codegen_batch rlab_plain_compile_tests)
 if ! { cmake --preset gpu && cmake --build --preset gpu -j "$jobs" "${targets[@]}"; } >"$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; echo "BUILD FAILED" >>"$report"
   check build 1 "the build failed (build.log)"; finish
@@ -469,7 +469,11 @@ if [ "${RLAB_GPU_ONLY:-}" = tests ]; then  # corpus, then every gpu-labelled tes
   code=$?
   ctest_check "gpu tests" "$code" "$OUT/gpu-tests.log"
   required_test rlab_generated_sources_compile "$OUT/gpu-tests.log"
+  required_test gpu_run_time "$OUT/gpu-tests.log"  # rlab run --time (issue 32): must run and pass on the GPU
   [ "$code" -eq 124 ] && echo "## gpu tests: STOPPED after ${left}s (the device call's limit); the log has what ran" >>"$report"
+  { echo "## rlab run --time on the GPU (tests/gpu/plain/test_run_time.sh: Harris's kernel 4, 2^24 ints, three launches)"
+    echo '```'; grep -E "^[0-9]+: (timed on|your kernel|fast path|CUB|reference:|FAIL|SKIPPED)" "$OUT/gpu-tests.log" | sed -E 's/^[0-9]+: //' | head -30
+    echo '```'; } >>"$report"
   echo "## gpu tests: exit $code ($((SECONDS - start))s; whole run ${SECONDS}s)" >>"$report"
   grep -E "Test +#|tests passed|MESSAGE|ok:|FAIL|ERROR|CHECK|SKIPPED|recorded:|: \| " "$OUT/gpu-tests.log" | head -250 >>"$report"
   finish
