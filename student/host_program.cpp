@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include "core/error.h"
 #include "student/cuda_compile.h"
@@ -103,8 +104,9 @@ std::vector<std::string> cuda_host_compile_command(const std::string& clang, con
                                      "-Wno-unknown-cuda-version", "-std=c++17", "-O1", "-fPIC", "-shared",
                                      "-fno-color-diagnostics", "-D__RLAB_HOST_PROGRAM=1", "-o", library_path,
                                      "-include", include_dir + "/rlab_prelude.h", "-I", include_dir};
-    // The program's calls of the runtime (and exit) bind to the lab's __wrap_NAME in the runner (ld --wrap).
-    std::string wraps = "-Wl";
+    // The program's calls of the runtime (and exit) bind to the lab's __wrap_NAME in the runner (ld --wrap); its
+    // calls of its own functions bind to its own (-Bsymbolic), whatever the runner exports under the same name.
+    std::string wraps = "-Wl,-Bsymbolic";
     for (const std::string& name : program_runtime_symbols()) wraps += ",--wrap=" + name;
     argv.push_back(wraps);
     argv.push_back(source_path);
@@ -216,7 +218,7 @@ std::string StubTable::kernel_symbol(const void* stub, const void* base) const {
 }
 
 ProgramOutcome run_host_program(const HostProgram& program, const std::string& file, ProgramRuntime& runtime,
-                                const std::string& output_path) {
+                                const std::string& output_path, const std::function<void()>& before_main) {
     ProgramOutcome out;
     // RTLD_NOW: a runtime function the lab lacks is found here, before main() runs, not halfway through it.
     void* handle = dlopen(program.library().c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -226,7 +228,11 @@ ProgramOutcome run_host_program(const HostProgram& program, const std::string& f
         out.message = load_problem(e ? e : "dlopen failed");
         return out;
     }
-    // The handle stays open: the program's static objects and atexit functions belong to the runner's exit.
+    // Closed when main() ends (its static objects are destroyed then), so that a second run starts afresh.
+    struct Close {
+        void* h;
+        ~Close() { dlclose(h); }
+    } close_handle{handle};
     using Main = int (*)(int, char**);
     auto main_fn = reinterpret_cast<Main>(dlsym(handle, "main"));
     Dl_info info{};
@@ -242,7 +248,9 @@ ProgramOutcome run_host_program(const HostProgram& program, const std::string& f
     char* argv[] = {arg0.data(), nullptr};
     runtime.install();
     {
-        OutputRedirect redirect(output_path);
+        std::optional<OutputRedirect> redirect;
+        if (!output_path.empty()) redirect.emplace(output_path);
+        if (before_main) before_main();
         try {
             out.status = main_fn(1, argv);
             out.end = ProgramOutcome::Returned;

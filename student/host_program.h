@@ -2,6 +2,7 @@
 // (student's own lines in the messages), loaded into the runner, and main() run against the lab's CUDA runtime
 // (student/cuda_runtime_lab.h) with its output into a file of its own. docs/plain-cuda.md, "Programs with main()".
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,9 +49,10 @@ struct ProgramOutcome {
 };
 
 // Loads the program and runs main(1, {file}) with `runtime` installed. The program's stdout and stderr (file
-// descriptors 1 and 2) go to `output_path` while it runs, and come back to the caller's afterwards.
+// descriptors 1 and 2) go to `output_path` while it runs (empty: they stay the caller's), and come back to the
+// caller's afterwards. `before_main` runs just before main() (the runner arms its time limit there).
 ProgramOutcome run_host_program(const HostProgram& program, const std::string& file, ProgramRuntime& runtime,
-                                const std::string& output_path);
+                                const std::string& output_path, const std::function<void()>& before_main = {});
 
 // The host stubs of a loaded program by address: a host stub `__device_stub__k` is what `k<<<...>>>` passes to
 // cudaLaunchKernel; the name returned is the device kernel's mangled name. Reads the object's symbol table (a
