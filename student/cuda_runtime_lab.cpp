@@ -66,11 +66,20 @@ void ProgramRuntime::uninstall() {
     if (g_current == this) g_current = nullptr;
 }
 
-void ProgramRuntime::check_thread(const char* function) const {
-    if (std::this_thread::get_id() != owner_)
-        throw ProgramStop{ProgramStop::Unsupported, 0,
-                          std::string(function) + " was called from a second host thread: host threads are not supported "
-                                                  "in the lab; make every CUDA call from main()'s thread"};
+bool ProgramRuntime::on_main_thread(const char* function) {
+    if (std::this_thread::get_id() == owner_) return true;
+    // Not an exception: thrown in the program's own thread it would end the process (std::terminate). The first
+    // such call is remembered; the run ends with it once main() returns.
+    std::lock_guard<std::mutex> lock(g_install);
+    if (thread_problem_.empty())
+        thread_problem_ = std::string(function) + " was called from a second host thread: host threads are not supported "
+                                                  "in the lab; make every CUDA call from main()'s thread";
+    return false;
+}
+
+std::string ProgramRuntime::thread_problem() const {
+    std::lock_guard<std::mutex> lock(g_install);
+    return thread_problem_;
 }
 
 int ProgramRuntime::fail(int error) {
@@ -93,7 +102,7 @@ bool ProgramRuntime::resolve(const void* ptr, uint32_t& buffer, int64_t& offset,
 }
 
 int ProgramRuntime::malloc_(void** ptr, uint64_t bytes) {
-    check_thread("cudaMalloc");
+    if (!on_main_thread("cudaMalloc")) return kUnknown;
     if (!ptr) return fail(kInvalidValue);
     *ptr = nullptr;
     if (bytes == 0) return kSuccess;  // as CUDA: success and a null pointer
@@ -115,7 +124,7 @@ int ProgramRuntime::malloc_(void** ptr, uint64_t bytes) {
 }
 
 int ProgramRuntime::free_(void* ptr) {
-    check_thread("cudaFree");
+    if (!on_main_thread("cudaFree")) return kUnknown;
     if (!ptr) return kSuccess;
     auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
     if (it == allocations_.end()) return fail(kInvalidDevicePointer);
@@ -126,7 +135,7 @@ int ProgramRuntime::free_(void* ptr) {
 }
 
 int ProgramRuntime::memcpy_(void* dst, const void* src, uint64_t bytes, int kind) {
-    check_thread("cudaMemcpy");
+    if (!on_main_thread("cudaMemcpy")) return kUnknown;
     if (bytes == 0) return kSuccess;
     if (!dst || !src) return fail(kInvalidValue);
     uint32_t db = 0, sb = 0;
@@ -156,7 +165,7 @@ int ProgramRuntime::memcpy_(void* dst, const void* src, uint64_t bytes, int kind
 }
 
 int ProgramRuntime::memset_(void* ptr, int value, uint64_t bytes) {
-    check_thread("cudaMemset");
+    if (!on_main_thread("cudaMemset")) return kUnknown;
     if (bytes == 0) return kSuccess;
     uint32_t b = 0;
     int64_t off = 0;
@@ -168,14 +177,14 @@ int ProgramRuntime::memset_(void* ptr, int value, uint64_t bytes) {
 }
 
 int ProgramRuntime::last_error(bool reset) {
-    check_thread("cudaGetLastError");
+    if (!on_main_thread("cudaGetLastError")) return kUnknown;
     const int e = last_error_;
     if (reset) last_error_ = kSuccess;
     return e;
 }
 
 unsigned ProgramRuntime::push_config(const uint32_t grid[3], const uint32_t block[3], uint64_t shared) {
-    check_thread("a kernel launch");
+    if (!on_main_thread("a kernel launch")) return kUnknown;
     Config c{};
     std::memcpy(c.grid, grid, sizeof c.grid);
     std::memcpy(c.block, block, sizeof c.block);
@@ -196,7 +205,7 @@ int ProgramRuntime::pop_config(uint32_t grid[3], uint32_t block[3], uint64_t* sh
 }
 
 int ProgramRuntime::launch(const void* stub, const uint32_t grid[3], const uint32_t block[3], void** args, uint64_t shared) {
-    check_thread("a kernel launch");
+    if (!on_main_thread("a kernel launch")) return kUnknown;
     ProgramLaunch l;
     l.symbol = stub_symbol_ ? stub_symbol_(stub) : std::string();
     std::vector<ProgramParam> params;
@@ -335,8 +344,7 @@ __attribute__((visibility("default"))) int __wrap_cudaFreeHost(void* p) {
     return 0;
 }
 __attribute__((visibility("default"))) int __wrap_cudaDeviceSynchronize() {
-    rt("cudaDeviceSynchronize").check_thread("cudaDeviceSynchronize");
-    return 0;
+    return rt("cudaDeviceSynchronize").on_main_thread("cudaDeviceSynchronize") ? 0 : 999;
 }
 __attribute__((visibility("default"))) int __wrap_cudaDeviceReset() { return 0; }
 __attribute__((visibility("default"))) int __wrap_cudaDeviceSetLimit(int, size_t) { return 0; }

@@ -96,8 +96,10 @@ public:
 
     // A device pointer's buffer and offset, or false for a pointer the runtime never handed out.
     bool resolve(const void* ptr, uint32_t& buffer, int64_t& offset, uint64_t& room) const;
-    // A call from a thread other than the one that runs main(): host threads are outside the subset.
-    void check_thread(const char* function) const;
+    // False for a call from a thread other than the one that runs main() (host threads are outside the subset): the
+    // call fails with cudaErrorUnknown and thread_problem() says so in one line.
+    bool on_main_thread(const char* function);
+    std::string thread_problem() const;
 
 private:
     struct Allocation {
@@ -117,6 +119,7 @@ private:
     uint32_t launches_ = 0;
     std::vector<Copy> to_host_;
     std::thread::id owner_;
+    std::string thread_problem_;
     int fail(int error);
 };
 

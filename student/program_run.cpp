@@ -288,6 +288,7 @@ ProgramRun run_program(const std::string& file, const std::string& source, Op op
         case ProgramOutcome::Threw: return fail(4, o.message);
         default: break;
     }
+    if (const std::string t = runtime.thread_problem(); !t.empty()) return fail(2, t);
     if (runtime.launches() == 0 || !device_state.started()) {
         if (o.status != 0) return fail(4, program_status_words(o) + " before it launched any kernel");
         return fail(2, program_status_words(o) + " without launching a kernel: the lab records kernel launches (kernel<<<grid, block>>>(...)); "
