@@ -2,6 +2,7 @@
 // core/student_record.h describes (the fiber runtime's conventions, student/kernel_backend.h).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 #include "core/input.h"
@@ -11,37 +12,72 @@
 
 namespace rl::simt {
 
-// A slot of `out` (or a partial the second launch reads): packed value, flags, the record that last wrote it.
+// A shared-memory slot (or a value a caller keeps per element): packed value, flags, the record that last wrote it.
 struct Slot {
     uint64_t bits = 0;
     uint8_t flags = 0;
     uint32_t writer = kNoEvent;
 };
 
-// What each kernel parameter is bound to.
-enum class ArgKind : uint8_t { Input, Output, Scalar };
+// Memory in 4-byte granules: its bytes, and per granule the whole register a value with history was stored as
+// (--op witness packs 8 bytes into a float's register), the record that wrote it (kNoEvent: none) and its flags.
+struct Granules {
+    std::vector<uint8_t> bytes;
+    std::vector<uint64_t> value;
+    std::vector<uint32_t> hist;
+    std::vector<uint8_t> flags;
+    void assign(uint64_t size, uint8_t fill_flags) {
+        const uint64_t granules = (size + 3) / 4;
+        bytes.assign(granules * 4, 0);
+        value.assign(granules, 0);
+        hist.assign(granules, kNoEvent);
+        flags.assign(granules, fill_flags);
+    }
+};
+
+// A global buffer of a run (a plan's in, out, tmp; a program's cudaMalloc): it outlives each launch, so a launch
+// reads what an earlier one stored, with the record that stored it. Accesses of the kernel's element size are
+// recorded (Load of the input, PartialLoad, BlockPartial, Atomic, with the buffer's id); others are plain bytes.
+struct GlobalBuffer {
+    std::string name;             // as messages name it: "tmp", "out"
+    uint64_t size = 0;            // bytes
+    Granules mem;
+    bool input = false;           // loads of an element no launch stored are Load events of the input
+    uint64_t input_elements = 0;  // past them an input load reads an undefined value
+};
+
+// What each kernel parameter is bound to: a pointer into a buffer (its index in LaunchRequest::buffers and a byte
+// offset), or a scalar's bits.
+enum class ArgKind : uint8_t { Buffer, Scalar };
 struct Argument {
     ArgKind kind = ArgKind::Scalar;
-    uint64_t bits = 0;  // a scalar's value
+    uint64_t bits = 0;     // a scalar's value
+    uint32_t buffer = 0;   // Buffer
+    uint64_t offset = 0;   // Buffer: bytes from its start
 };
 
 struct LaunchRequest {
-    uint8_t launch = 0;  // 0: the kernel's launch; 1: the lab's second launch (the input are `partials`)
+    uint8_t launch = 0;   // the launch's index in its run: the records' `launch`
+    std::string scope;    // how messages name the launch ("launch 2", "the lab's second launch"; "": the only one)
     uint32_t grid = 1, block = 1;
     uint32_t dynamic_shared_bytes = 0;
     std::vector<Argument> args;  // one per kernel parameter
-    int n = 0;                   // elements of the input: in[i] with i outside [0, n) reads undefined
-    rl::Op op = rl::Op::Sum;         // the run's operator (identity, witness mode)
+    rl::Op op = rl::Op::Sum;     // the run's operator (identity, witness mode)
     DType type = DType::F32;     // the kernel's element type
-    const InputData* input = nullptr;  // launch 0
-    std::vector<Slot> partials;        // launch 1: in[i] reads partial i
-    std::vector<Slot> out;             // out at the start of the launch
-    uint32_t record_base = 0;          // index of this launch's first record in the run's record array
+    std::vector<GlobalBuffer>* buffers = nullptr;  // the run's buffers, changed by the launch
+    // The run's __device__ variables by name, carried from launch to launch (their initialisers only before the first
+    // launch that uses them); null: every launch starts from the initialisers.
+    std::map<std::string, std::vector<uint8_t>>* device_variables = nullptr;
+    uint32_t record_base = 0;    // index of this launch's first record in the run's record array
 };
+
+// StudentRecord::pad0 of a buffer access (core reads it: docs/trace-format.md): bit 0 is the assembly's, bits 1..3
+// the buffer's id, bit 4 a load outside the buffer.
+constexpr uint8_t buffer_pad(uint32_t id) { return uint8_t((id & 7u) << 1); }
+constexpr uint8_t kOutsideBufferPad = 0x10;
 
 struct LaunchResult {
     std::vector<StudentRecord> records;
-    std::vector<Slot> out;
     uint32_t ops_used = 0;  // 1 << Combine of each operator combined or applied atomically
     int first_op = -1;      // the first one (-1: none)
     std::string error;      // a kernel error (out of range, a hang, the step budget): one line

@@ -44,7 +44,6 @@ Launch::Launch(const Kernel& kernel, const LaunchRequest& request, LaunchResult&
     : k_(kernel), in_(request), out_(result) {
     identity_ = identity_of(in_.type, in_.op);
     poison_ = poison_of(in_.type, in_.op);
-    out_.out = in_.out;
 }
 
 void Launch::prepare_regions() {
@@ -60,11 +59,22 @@ void Launch::prepare_regions() {
         s.element_bytes = type_bytes(src.element);
         s.bytes = src.dynamic ? in_.dynamic_shared_bytes : src.bytes;
         switch (src.space) {
-            case Space::Param:
+            case Space::Param: {
+                // A pointer parameter points into the buffer its argument names (at the argument's offset, which the
+                // parameter's register carries): two parameters bound to one buffer share its contents.
                 s.element_bytes = element;
-                if (in_.args[src.param].kind == ArgKind::Input) s.memory = Memory::Input, s.name = "in";
-                if (in_.args[src.param].kind == ArgKind::Output) s.memory = Memory::Output, s.name = "out";
+                const Argument& a = in_.args[src.param];
+                if (a.kind != ArgKind::Buffer) break;
+                if (!in_.buffers || a.buffer >= in_.buffers->size())
+                    fail("parameter " + std::to_string(src.param + 1) + " of " + k_.name + " is bound to buffer " + std::to_string(a.buffer) +
+                         ", which the run does not have");
+                s.memory = Memory::Buffer;
+                s.buffer = &(*in_.buffers)[a.buffer];
+                s.buffer_id = a.buffer;
+                s.bytes = s.buffer->size;
+                s.name = s.buffer->name;
                 break;
+            }
             case Space::Global:
                 s.memory = Memory::Plain;
                 s.arena = kGlobalArena;
@@ -98,9 +108,17 @@ void Launch::prepare_regions() {
     if (frame_bytes_ * in_.block > kLocalArenaBytes)
         fail("the kernel's local arrays take " + std::to_string(frame_bytes_) + " bytes per thread: more than the lab's emulator holds");
     arena_[kGlobalArena].assign(global_bytes, 0);
-    for (uint32_t r = 1; r < k_.locals_first; ++r)
-        if (k_.regions[r].space == Space::Global)
-            std::copy(k_.regions[r].init.begin(), k_.regions[r].init.end(), arena_[kGlobalArena].bytes.begin() + std::ptrdiff_t(regions_[r].base));
+    for (uint32_t r = 1; r < k_.locals_first; ++r) {
+        if (k_.regions[r].space != Space::Global) continue;
+        // A __device__ variable holds what the run's last launch left in it (a program's counter), else its initialiser.
+        const std::vector<uint8_t>* kept = nullptr;
+        if (in_.device_variables) {
+            auto it = in_.device_variables->find(k_.regions[r].name);
+            if (it != in_.device_variables->end() && it->second.size() == k_.regions[r].init.size()) kept = &it->second;
+        }
+        const std::vector<uint8_t>& from = kept ? *kept : k_.regions[r].init;
+        std::copy(from.begin(), from.end(), arena_[kGlobalArena].bytes.begin() + std::ptrdiff_t(regions_[r].base));
+    }
     arena_[kSharedArena].assign(shared_bytes, kUndefined);
     arena_[kLocalArena].assign(frame_bytes_ * in_.block, kUndefined);
 }
@@ -126,7 +144,7 @@ void Launch::prepare_registers() {
             }
         for (size_t p = 0; p < k_.params.size(); ++p) {
             uint64_t bits = in_.args[p].bits;
-            if (k_.params[p].pointer) bits = make_pointer(uint32_t(1 + p), 0);
+            if (k_.params[p].pointer) bits = make_pointer(uint32_t(1 + p), int64_t(in_.args[p].offset));
             for (uint32_t l = 0; l < 32; ++l) warp.bits[size_t(k_.params[p].reg) * 32 + l] = bits;
         }
     }
@@ -171,7 +189,7 @@ std::string Launch::lines_of_two_barriers() const {
         what += (k == 0 ? "" : k + 1 == lines.size() ? " and " : ", ") + thread_list(ids) +
                 (k == 0 ? " wait at __syncthreads() on line " : " on line ") + std::to_string(lines[k]);
     }
-    return "the kernel hangs: in block " + std::to_string(block_) + (in_.launch ? " of the lab's second launch" : "") + ", " +
+    return "the kernel hangs: in block " + std::to_string(block_) + (in_.scope.empty() ? "" : " of " + in_.scope) + ", " +
            what + ": the threads of a warp must all reach the same __syncthreads()";
 }
 
@@ -313,6 +331,17 @@ void Launch::run() {
         }
     } catch (const Stop&) {
     }
+    save_device_variables();
+}
+
+// The run's __device__ variables as this launch leaves them, for its next launch.
+void Launch::save_device_variables() {
+    if (!in_.device_variables || regions_.empty()) return;
+    for (uint32_t r = 1; r < k_.locals_first && r < regions_.size(); ++r) {
+        if (k_.regions[r].space != Space::Global || regions_[r].memory != Memory::Plain) continue;
+        const uint8_t* first = arena_[kGlobalArena].bytes.data() + regions_[r].base;
+        (*in_.device_variables)[k_.regions[r].name].assign(first, first + k_.regions[r].init.size());
+    }
 }
 
 LaunchResult run_launch(const Kernel& kernel, const LaunchRequest& request) {
@@ -327,6 +356,12 @@ LaunchResult run_launch(const Kernel& kernel, const LaunchRequest& request) {
                     " threads: blocks have 1.." + std::to_string(limits::kBlockThreads) + " threads";
         return out;
     }
+    for (size_t p = 0; p < kernel.params.size(); ++p)
+        if (kernel.params[p].pointer != (request.args[p].kind == ArgKind::Buffer)) {
+            out.error = kernel.name + "'s parameter " + std::to_string(p + 1) + " is " + (kernel.params[p].pointer ? "a pointer" : "a scalar") +
+                        ", and the launch passes " + (kernel.params[p].pointer ? "a scalar" : "a buffer");
+            return out;
+        }
     Launch launch(kernel, request, out);
     launch.run();
     return out;

@@ -42,9 +42,10 @@ struct Warp {
     uint8_t* flags = nullptr;
 };
 
-// Memory a pointer's region resolves to.
-enum class Memory : uint8_t { Invalid, Input, Output, Shared, Plain };
-// Plain memory lives in arenas: bytes, and per 4-byte granule the record of the value stored there and its flags.
+// Memory a pointer's region resolves to: a global buffer of the run (a pointer parameter), a shared array of the
+// kernel's elements (followed slot by slot), or plain memory (arenas: local arrays, other shared and __device__
+// variables).
+enum class Memory : uint8_t { Invalid, Buffer, Shared, Plain };
 enum Arena : uint8_t { kGlobalArena, kSharedArena, kLocalArena, kArenas };
 
 struct RegionState {
@@ -56,24 +57,12 @@ struct RegionState {
     uint32_t element_bytes = 1;
     uint32_t slot_base = 0;  // Shared: its first slot
     uint64_t base = 0;       // Plain: its first byte in the arena
+    GlobalBuffer* buffer = nullptr;  // Buffer
+    uint32_t buffer_id = 0;          // Buffer: its index in LaunchRequest::buffers
     std::string name;
 };
 
-// `value` keeps a whole register (--op witness packs 8 bytes into a float's register) for the granule a load
-// of 4 or more bytes starts at, so that a value with history reads back as it was stored.
-struct ArenaState {
-    std::vector<uint8_t> bytes;
-    std::vector<uint64_t> value;
-    std::vector<uint32_t> hist;
-    std::vector<uint8_t> flags;
-    void assign(uint64_t size, uint8_t fill_flags) {
-        const uint64_t granules = (size + 3) / 4;
-        bytes.assign(granules * 4, 0);
-        value.assign(granules, 0);
-        hist.assign(granules, kNone);
-        flags.assign(granules, fill_flags);
-    }
-};
+using ArenaState = Granules;
 
 struct ThreadState {
     void skip() {  // passes its next barrier without reaching it
@@ -151,7 +140,13 @@ private:
     uint8_t* plain_bytes(const Place& at, const Inst& in, uint32_t tid, uint32_t size, const char* what);
     Val read_plain(const Place& at, const Inst& in, uint32_t tid, uint32_t size);
     void write_plain(const Place& at, const Inst& in, uint32_t tid, uint32_t size, Val v);
-    uint64_t input_element(int64_t i) const;
+    Granules& store_of(const RegionState& r) { return r.buffer ? r.buffer->mem : arena_[r.arena]; }
+    // Buffers: an access of the kernel's element size, recorded (memory.cpp).
+    Val load_buffer(const Place& at, const Inst& in, uint32_t tid);
+    void store_buffer(const Place& at, const Inst& in, uint32_t tid, Val v);
+    Val buffer_value(const GlobalBuffer& b, uint64_t g, uint32_t size) const;
+    int64_t buffer_element(const Place& at, const Inst& in, uint32_t tid, const char* what, bool must_fit);
+    void save_device_variables();
 
     // ---- warp_ops.cpp: shuffles, votes, barriers, __syncwarp, fences -----------------------------------------
     void shuffle(Warp& w, const Inst& in, uint32_t mask);

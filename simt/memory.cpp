@@ -1,6 +1,7 @@
-// simt/memory.cpp — the interpreter's loads, stores and atomics: in[] (Load, PartialLoad), out[] (PartialLoad,
-// BlockPartial, Atomic), shared arrays of the kernel's elements (SharedLoad, SharedStore), a __device__ counter
-// (Ticket), and plain memory that records nothing (local arrays, other shared and __device__ variables).
+// simt/memory.cpp — the interpreter's loads, stores and atomics: the run's global buffers (the input's elements as
+// Load, others as PartialLoad, BlockPartial, Atomic, each with its buffer's id), shared arrays of the kernel's elements
+// (SharedLoad, SharedStore), a counter (Ticket), and plain memory that records nothing (local arrays, other shared and
+// __device__ variables, a buffer's bytes accessed at another size than an element's).
 #include <cmath>
 #include <cstring>
 #include "simt/launch.h"
@@ -14,6 +15,7 @@ uint32_t saturate_index(int64_t i) { return i < 0 || i > 0xfffffffell ? 0xffffff
 int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 std::string array_words(const RegionState& r) {
+    if (r.memory == Memory::Buffer) return "the buffer " + r.name;
     switch (r.space) {
         case Space::Local: return "a local array";
         case Space::Global: return "the __device__ variable " + r.name;
@@ -59,19 +61,6 @@ uint64_t atomic_result(AtomicOp op, Type t, uint64_t old, uint64_t v) {
     }
 }
 
-const char* atomic_name(AtomicOp op) {
-    switch (op) {
-        case AtomicOp::Sub: return "atomicSub";
-        case AtomicOp::And: return "atomicAnd";
-        case AtomicOp::Or: return "atomicOr";
-        case AtomicOp::Xor: return "atomicXor";
-        case AtomicOp::Xchg: return "atomicExch";
-        case AtomicOp::Inc: return "atomicInc";
-        case AtomicOp::Dec: return "atomicDec";
-        default: return "this atomic";
-    }
-}
-
 }  // namespace
 
 void Launch::resolve(uint64_t pointer, uint32_t tid, const Inst& in, Place& at) {
@@ -103,20 +92,85 @@ int64_t Launch::element_index(const Place& at, const Inst& in, uint32_t tid, con
     const RegionState& r = *at.region;
     const uint32_t size = type_bytes(in.type);
     if (size == r.element_bytes && at.offset % int64_t(size) == 0) return floor_div(at.offset, int64_t(size));
-    const std::string array = r.memory == Memory::Input ? "the input (in)" : r.memory == Memory::Output ? "out" : array_words(r);
+    const std::string array = r.memory == Memory::Buffer ? r.name : array_words(r);
     if (size != r.element_bytes)
         fail(who(tid, in.line) + " " + what + " " + array + " " + std::to_string(size) + " bytes at a time, and its elements are " +
              std::to_string(r.element_bytes) + " bytes (the lab follows one element per access)");
     fail(who(tid, in.line) + " " + what + " " + array + " at a misaligned address (byte " + std::to_string(at.offset) + ")");
 }
 
-uint64_t Launch::input_element(int64_t i) const {
-    if (in_.op == rl::Op::Witness) return pack_value(WitnessValue{uint32_t(i), uint32_t(i)});
-    const InputData& d = *in_.input;
-    switch (in_.type) {
-        case DType::F64: return pack_value(d.f64[size_t(i)]);
-        case DType::I32: return pack_value(d.i32[size_t(i)]);
-        default: return pack_value(d.f32[size_t(i)]);
+// What element granule g of a buffer holds: the register stored with history, else its bytes (an undefined value
+// reads as poison, as an unwritten shared slot does).
+Val Launch::buffer_value(const GlobalBuffer& b, uint64_t g, uint32_t size) const {
+    Val v{0, b.mem.hist[g], b.mem.flags[g]};
+    if (v.hist != kNone) {
+        v.bits = b.mem.value[g];
+    } else if (v.flags & kUndefined) {
+        v.bits = poison_;
+    } else {
+        for (uint32_t k = 0; k < size; ++k) v.bits |= uint64_t(b.mem.bytes[g * 4 + k]) << (8 * k);
+    }
+    return v;
+}
+
+// The element an access of a buffer names, or -1 when it lies outside the buffer (a store there, must_fit, is a
+// kernel error; a load reads an undefined value that the checker reports).
+int64_t Launch::buffer_element(const Place& at, const Inst& in, uint32_t tid, const char* what, bool must_fit) {
+    const int64_t i = element_index(at, in, tid, what);
+    const RegionState& r = *at.region;
+    const int64_t elements = int64_t(r.bytes / r.element_bytes);
+    if (i >= 0 && i < elements) return i;
+    if (must_fit)
+        fail("out of range: " + who(tid, in.line) + " " + what + " " + r.name + "[" + std::to_string(i) + "], and " + r.name + " has " +
+             std::to_string(elements) + " elements (0.." + std::to_string(elements - 1) + ")");
+    return -1;
+}
+
+Val Launch::load_buffer(const Place& at, const Inst& in, uint32_t tid) {
+    const RegionState& r = *at.region;
+    const GlobalBuffer& b = *r.buffer;
+    ThreadState& t = threads_[tid];
+    const int64_t offset_index = element_index(at, in, tid, "reads");
+    const int64_t i = buffer_element(at, in, tid, "reads", false);
+    const uint64_t g = i < 0 ? 0 : uint64_t(i) * r.element_bytes / 4;
+    Val v;
+    uint32_t ev;
+    if (b.input && (i < 0 || b.mem.hist[g] == kNone)) {
+        // An element of the input no launch overwrote: a Load of in[i]; outside the input an undefined one.
+        if (i < 0 || uint64_t(i) >= b.input_elements) {
+            v = {poison_, kNone, kUndefined};
+            ev = record(EventKind::Load, kUndefined, t.loads++, saturate_index(offset_index), kNone, kNone, poison_, in.line, tid);
+        } else {
+            v = buffer_value(b, g, r.element_bytes);
+            if (in_.op == rl::Op::Witness) v.bits = pack_value(WitnessValue{uint32_t(i), uint32_t(i)});
+            v.flags = 0;
+            ev = record(EventKind::Load, 0, t.loads++, uint32_t(i), kNone, kNone, v.bits, in.line, tid);
+        }
+    } else if (i < 0) {
+        v = {poison_, kNone, kUndefined};
+        ev = record(EventKind::PartialLoad, kUndefined, t.partial_loads++, saturate_index(offset_index), kNone, kNone, poison_, in.line, tid);
+        this->at(ev).pad0 |= kOutsideBufferPad;
+    } else {
+        v = buffer_value(b, g, r.element_bytes);
+        ev = record(EventKind::PartialLoad, v.flags, t.partial_loads++, uint32_t(i), v.hist, kNone, v.bits, in.line, tid);
+    }
+    this->at(ev).pad0 |= buffer_pad(r.buffer_id);
+    v.hist = ev;
+    return v;
+}
+
+void Launch::store_buffer(const Place& at, const Inst& in, uint32_t tid, Val v) {
+    const RegionState& r = *at.region;
+    const int64_t i = buffer_element(at, in, tid, "writes", true);
+    const uint32_t ev = record(EventKind::BlockPartial, v.flags, 0, uint32_t(i), v.hist, kNone, v.bits, in.line, tid);
+    this->at(ev).pad0 |= buffer_pad(r.buffer_id);
+    Granules& m = r.buffer->mem;
+    const uint64_t first = uint64_t(i) * r.element_bytes;
+    for (uint32_t k = 0; k < r.element_bytes; ++k) m.bytes[first + k] = uint8_t(v.bits >> (8 * k));
+    for (uint64_t g = first / 4; g < (first + r.element_bytes + 3) / 4; ++g) {
+        m.hist[g] = ev;
+        m.flags[g] = v.flags;
+        m.value[g] = v.bits;
     }
 }
 
@@ -128,12 +182,12 @@ uint8_t* Launch::plain_bytes(const Place& at, const Inst& in, uint32_t tid, uint
         fail("out of range: " + who(tid, in.line) + " " + what + " " + array_words(r) + " of " + std::to_string(elements) +
              " elements at index " + std::to_string(floor_div(at.offset, e)) + " (allowed 0.." + std::to_string(elements - 1) + ")");
     }
-    return arena_[r.arena].bytes.data() + r.base + uint64_t(at.offset);
+    return store_of(r).bytes.data() + r.base + uint64_t(at.offset);
 }
 
 Val Launch::read_plain(const Place& at, const Inst& in, uint32_t tid, uint32_t size) {
     const uint8_t* p = plain_bytes(at, in, tid, size, "reads");
-    const ArenaState& a = arena_[at.region->arena];
+    const ArenaState& a = store_of(*at.region);
     const uint64_t pos = at.region->base + uint64_t(at.offset), g = pos / 4;
     Val v{0, a.hist[g], a.flags[g]};
     if (size >= 4 && pos % 4 == 0 && v.hist != kNone) {
@@ -147,7 +201,7 @@ Val Launch::read_plain(const Place& at, const Inst& in, uint32_t tid, uint32_t s
 void Launch::write_plain(const Place& at, const Inst& in, uint32_t tid, uint32_t size, Val v) {
     if (at.region->read_only) fail(who(tid, in.line) + " writes to the __constant__ variable " + at.region->name);
     uint8_t* p = plain_bytes(at, in, tid, size, "writes");
-    ArenaState& a = arena_[at.region->arena];
+    ArenaState& a = store_of(*at.region);
     const uint64_t pos = at.region->base + uint64_t(at.offset);
     for (uint32_t k = 0; k < size; ++k) p[k] = uint8_t(v.bits >> (8 * k));
     for (uint64_t g = pos / 4; g <= (pos + size - 1) / 4; ++g) {
@@ -162,43 +216,13 @@ bool Launch::load(Warp& w, const Inst& in, uint32_t mask) {
     Place at;
     each_lane(mask, [&](uint32_t l) {
         const uint32_t tid = tid_of(w, l);
-        ThreadState& t = threads_[tid];
         resolve(w.bits[size_t(in.a) * 32 + l], tid, in, at);
         Val v;
         switch (at.region->memory) {
-            case Memory::Input: {
-                const int64_t i = element_index(at, in, tid, "reads");
-                const bool inside = i >= 0 && i < in_.n;
-                if (in_.launch == 0) {
-                    if (!inside) {
-                        v = {poison_, record(EventKind::Load, kUndefined, t.loads++, saturate_index(i), kNone, kNone, poison_, in.line, tid),
-                             kUndefined};
-                    } else {
-                        const uint64_t bits = input_element(i);
-                        v = {bits, record(EventKind::Load, 0, t.loads++, uint32_t(i), kNone, kNone, bits, in.line, tid), 0};
-                    }
-                } else if (!inside || size_t(i) >= in_.partials.size()) {
-                    v = {poison_, record(EventKind::PartialLoad, kUndefined, t.partial_loads++, saturate_index(i), kNone, kNone, poison_, in.line, tid),
-                         kUndefined};
-                } else {
-                    const Slot& p = in_.partials[size_t(i)];
-                    v = {p.bits, record(EventKind::PartialLoad, p.flags, t.partial_loads++, uint32_t(i), p.writer, kNone, p.bits, in.line, tid),
-                         p.flags};
-                }
+            case Memory::Buffer:
+                v = type_bytes(in.type) == at.region->element_bytes ? load_buffer(at, in, tid) : read_plain(at, in, tid, type_bytes(in.type));
                 seen = true;
                 break;
-            }
-            case Memory::Output: {
-                const int64_t b = element_index(at, in, tid, "reads");
-                if (b < 0 || b >= int64_t(out_.out.size()))
-                    fail("out of range: " + who(tid, in.line) + " reads out[" + std::to_string(b) + "], and out has " +
-                         std::to_string(out_.out.size()) + " slots (0.." + std::to_string(out_.out.size() - 1) + ", one per block)");
-                const Slot& s = out_.out[size_t(b)];
-                v = {s.bits, record(EventKind::PartialLoad, s.flags, t.partial_loads++, uint32_t(b), s.writer, kNone, s.bits, in.line, tid),
-                     s.flags};
-                seen = true;
-                break;
-            }
             case Memory::Shared: {
                 const int64_t i = element_index(at, in, tid, "reads");
                 const int64_t slots = int64_t(at.region->bytes / at.region->element_bytes);
@@ -231,17 +255,15 @@ bool Launch::store(Warp& w, const Inst& in, uint32_t mask) {
         const uint32_t tid = tid_of(w, l);
         resolve(w.bits[size_t(in.a) * 32 + l], tid, in, at);
         switch (at.region->memory) {
-            case Memory::Input:
-                fail(who(tid, in.line) + " writes to the input (in): the lab's input is read-only, so write results to out");
-            case Memory::Output: {
-                const int64_t b = element_index(at, in, tid, "writes");
-                if (b < 0 || b >= int64_t(out_.out.size()))
-                    fail("out of range: " + who(tid, in.line) + " writes out[" + std::to_string(b) + "], and out has " +
-                         std::to_string(out_.out.size()) + " slots (0.." + std::to_string(out_.out.size() - 1) + ", one per block)");
+            case Memory::Buffer: {
+                if (type_bytes(in.type) != at.region->element_bytes) {
+                    write_plain(at, in, tid, type_bytes(in.type), {value(w, in.b, l).bits, kNone, 0});
+                    seen = true;
+                    break;
+                }
                 Val v = value(w, in.b, l);
                 if (v.hist == kNone) v = fill(w, in.b, l, in.line);
-                const uint32_t ev = record(EventKind::BlockPartial, v.flags, 0, uint32_t(b), v.hist, kNone, v.bits, in.line, tid);
-                out_.out[size_t(b)] = {v.bits, v.flags, ev};
+                store_buffer(at, in, tid, v);
                 seen = true;
                 break;
             }
@@ -275,30 +297,35 @@ bool Launch::atomic(Warp& w, const Inst& in, uint32_t mask) {
     each_lane(mask, [&](uint32_t l) {
         const uint32_t tid = tid_of(w, l);
         resolve(w.bits[size_t(in.a) * 32 + l], tid, in, at);
-        switch (at.region->memory) {
-            case Memory::Input: fail(who(tid, in.line) + " applies an atomic to the input (in), which is read-only");
+        // An atomicAdd, atomicMax or atomicMin of the kernel's elements on a buffer is a combine the lab follows; any
+        // other atomic on a buffer (a counter) works on its bytes, as on plain memory.
+        const bool tracked = at.region->memory == Memory::Buffer && in.combine != kNoCombine &&
+                             type_bytes(in.type) == at.region->element_bytes;
+        switch (tracked || at.region->memory != Memory::Buffer ? at.region->memory : Memory::Plain) {
             case Memory::Shared:
                 fail(who(tid, in.line) + " applies an atomic to the shared array " + at.region->name +
                      ": the lab follows shared arrays of the kernel's elements through loads and stores only");
-            case Memory::Output: {
-                if (in.combine == kNoCombine)
-                    fail(who(tid, in.line) + " applies " + atomic_name(op) +
-                         " to out: the lab takes atomicAdd, atomicMax and atomicMin of the kernel's elements there");
-                const int64_t b = element_index(at, in, tid, "applies an atomic to");
-                if (b < 0 || b >= int64_t(out_.out.size()))
-                    fail("out of range: " + who(tid, in.line) + " applies an atomic to out[" + std::to_string(b) + "], and out has " +
-                         std::to_string(out_.out.size()) + " slots (0.." + std::to_string(out_.out.size() - 1) + ", one per block)");
+            case Memory::Buffer: {
+                const RegionState& r = *at.region;
+                const int64_t i = buffer_element(at, in, tid, "applies an atomic to", true);
                 Val v = value(w, in.b, l);
                 if (v.hist == kNone) v = fill(w, in.b, l, in.line);
                 used(in.combine);
-                Slot& s = out_.out[size_t(b)];
-                const Slot old = s;
+                Granules& m = r.buffer->mem;
+                const uint64_t first = uint64_t(i) * r.element_bytes;
+                const Val old = buffer_value(*r.buffer, first / 4, r.element_bytes);
                 const uint64_t now = combine_bits(in_.type, in_.op, in.combine, old.bits, v.bits);
                 const uint8_t fl = uint8_t(v.flags | (old.flags & kTaintFlags));
                 // The chain (dep[0]) and the position (aux) come from atomic_old in the assembly, as on the GPU.
-                const uint32_t ev = record(EventKind::Atomic, fl, uint32_t(b), 0, kNone, v.hist, now, in.line, tid);
+                const uint32_t ev = record(EventKind::Atomic, fl, uint32_t(i), 0, kNone, v.hist, now, in.line, tid);
                 this->at(ev).atomic_old = old.bits;
-                s = {now, fl, ev};
+                this->at(ev).pad0 |= buffer_pad(r.buffer_id);
+                for (uint32_t k = 0; k < r.element_bytes; ++k) m.bytes[first + k] = uint8_t(now >> (8 * k));
+                for (uint64_t g = first / 4; g < (first + r.element_bytes + 3) / 4; ++g) {
+                    m.hist[g] = ev;
+                    m.flags[g] = fl;
+                    m.value[g] = now;
+                }
                 if (in.dst != kNoReg) set(w, in.dst, l, {old.bits, kNone, uint8_t(old.flags & kUndefined)});
                 seen = true;
                 break;
@@ -308,8 +335,8 @@ bool Launch::atomic(Warp& w, const Inst& in, uint32_t mask) {
                 const Val old = read_plain(at, in, tid, size);
                 const uint64_t now = atomic_result(op, in.type, old.bits, w.bits[size_t(in.b) * 32 + l]);
                 write_plain(at, in, tid, size, {now, kNone, 0});
-                // atomicAdd(&counter, 1) or atomicInc on a __device__ variable: the last-block pattern's ticket.
-                if (at.region->space == Space::Global && size == 4 && (op == AtomicOp::Add || op == AtomicOp::Inc)) {
+                // atomicAdd(&counter, 1) or atomicInc on a __device__ variable or a buffer: the last-block pattern's ticket.
+                if ((at.region->space == Space::Global || at.region->memory == Memory::Buffer) && size == 4 && (op == AtomicOp::Add || op == AtomicOp::Inc)) {
                     const uint32_t ev = record(EventKind::Ticket, 0, 0, uint32_t(old.bits), kNone, kNone, identity_, in.line, tid);
                     this->at(ev).atomic_old = uint32_t(old.bits);
                 }
@@ -328,9 +355,10 @@ bool Launch::cmpxchg(Warp& w, const Inst& in, uint32_t mask) {
     each_lane(mask, [&](uint32_t l) {
         const uint32_t tid = tid_of(w, l);
         resolve(w.bits[size_t(in.a) * 32 + l], tid, in, at);
-        if (at.region->memory != Memory::Plain)
+        const bool element = at.region->memory == Memory::Buffer && type_bytes(in.type) == at.region->element_bytes;
+        if (at.region->memory != Memory::Plain && (at.region->memory != Memory::Buffer || element))
             fail(who(tid, in.line) + " applies atomicCAS to " +
-                 (at.region->memory == Memory::Output ? std::string("out") : at.region->memory == Memory::Input ? "the input" : "the shared array " + at.region->name) +
+                 (at.region->memory == Memory::Buffer ? at.region->name : "the shared array " + at.region->name) +
                  ": the lab follows the kernel's elements through atomicAdd, atomicMax and atomicMin only");
         const uint32_t size = type_bytes(in.type);
         const Val old = read_plain(at, in, tid, size);

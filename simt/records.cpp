@@ -9,7 +9,7 @@ namespace rl::simt {
 
 std::string Launch::who(uint32_t tid, uint32_t line) const {
     return "thread " + std::to_string(tid) + " of block " + std::to_string(block_) +
-           (in_.launch ? " (the lab's second launch)" : "") + " on line " + std::to_string(line);
+           (in_.scope.empty() ? "" : " (" + in_.scope + ")") + " on line " + std::to_string(line);
 }
 
 void Launch::fail(const std::string& message) {

@@ -1,6 +1,7 @@
 // student/cuda_compile.cpp — clang -x cuda --cuda-device-only on a student's plain CUDA file, in a private
 // temporary folder, with `#line 1 "FILE"` so that messages and line tables name the student's file and lines.
 #include "student/cuda_compile.h"
+#include <algorithm>
 #include <unistd.h>
 #include <cctype>
 #include <cstdlib>
@@ -108,6 +109,10 @@ std::vector<std::string> cuda_compile_command(const std::string& clang, const st
 }
 
 CudaCompile compile_cuda_device(const std::string& file, const std::string& source, const std::string& kernel) {
+    return compile_cuda_device(file, source, kernel.empty() ? std::vector<std::string>{} : std::vector<std::string>{kernel});
+}
+
+CudaCompile compile_cuda_device(const std::string& file, const std::string& source, const std::vector<std::string>& kernels) {
     CudaCompile out;
     const std::string clang = cuda_clang();
     if (clang.empty()) {
@@ -124,7 +129,10 @@ CudaCompile compile_cuda_device(const std::string& file, const std::string& sour
         out.error = "cannot create a temporary folder for the CUDA compile";
         return out;
     }
-    const bool instance_line = kernel.find('<') != std::string::npos;
+    std::vector<std::string> instances;  // line k of kKernelInstanceFile instantiates instances[k - 1]
+    for (const std::string& k : kernels)
+        if (k.find('<') != std::string::npos && std::find(instances.begin(), instances.end(), k) == instances.end()) instances.push_back(k);
+    const bool instance_line = !instances.empty();
     const fs::path src = tmp.path / "kernel.cu";
     const fs::path bc = tmp.path / "kernel.bc";
     {
@@ -137,9 +145,11 @@ CudaCompile compile_cuda_device(const std::string& file, const std::string& sour
         // clang emits a template kernel's instance only where the file instantiates it (a launch, an explicit
         // instantiation). Taking the instance's address in a host function instantiates it as a launch would, with
         // no need to know its parameters; its errors name a file of their own (kKernelInstanceFile).
-        if (instance_line)
-            f << "#line 1 " << cuda_quoted(kKernelInstanceFile) << "\n"
-              << "[[maybe_unused]] static void rlab_kernel_instance_() { (void)&" << kernel << "; }\n";
+        if (instance_line) {
+            f << "#line 1 " << cuda_quoted(kKernelInstanceFile) << "\n";
+            for (size_t k = 0; k < instances.size(); ++k)
+                f << "[[maybe_unused]] static void rlab_kernel_instance_" << k << "_() { (void)&" << instances[k] << "; }\n";
+        }
         if (!f) {
             out.error = "cannot write " + src.string();
             return out;
@@ -159,8 +169,11 @@ CudaCompile compile_cuda_device(const std::string& file, const std::string& sour
     }
     if (r.timed_out || r.exit_code != 0) {
         out.kernel_not_instantiated = instance_line && !r.timed_out && !out.diagnostics.empty();
-        for (const Diagnostic& d : out.diagnostics)
+        for (const Diagnostic& d : out.diagnostics) {
             out.kernel_not_instantiated &= d.file == kKernelInstanceFile || d.message.rfind("warning: ", 0) == 0;
+            if (d.file == kKernelInstanceFile && out.failed_instance.empty() && d.line >= 1 && size_t(d.line) <= instances.size())
+                out.failed_instance = instances[size_t(d.line) - 1];
+        }
         const std::string first = first_error_line(out.diagnostics);
         out.error = r.timed_out     ? "clang did not finish within 120 s"
                     : first.empty() ? "clang failed (exit " + std::to_string(r.exit_code) + ")"

@@ -17,6 +17,7 @@ struct CudaCompile {
     std::string log;                      // clang's whole output
     std::string error;                    // when !ok: one line
     bool kernel_not_instantiated = false; // when !ok: every error is in the line that instantiates `kernel`
+    std::string failed_instance;          // then: the instance whose line failed first (of several, a --launch plan's)
 };
 
 // The file name clang's messages give the line that instantiates --kernel NAME<ARGS> (compile_cuda_device).
@@ -38,5 +39,7 @@ std::vector<std::string> cuda_compile_command(const std::string& clang, const st
 // (NAME<ARGS>, checked by kernel_name_problem), is made to exist in the bitcode even when the file never launches
 // it. Throws rl::Error when the lab's headers are not found.
 CudaCompile compile_cuda_device(const std::string& file, const std::string& source, const std::string& kernel = {});
+// The same for every kernel a --launch plan names: each template instance among them is made to exist.
+CudaCompile compile_cuda_device(const std::string& file, const std::string& source, const std::vector<std::string>& kernels);
 
 }  // namespace rl::student

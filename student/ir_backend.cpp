@@ -12,21 +12,56 @@ static_assert(int(simt::kCombineSum) == RL_COMBINE_SUM && int(simt::kCombineMax)
                   int(simt::kCombineMin) == RL_COMBINE_MIN && int(simt::kCombineProd) == RL_COMBINE_PROD,
               "simt numbers the operators as rl_combine_op does: ops_used and first_op pass through");
 
-std::vector<simt::Slot> to_simt(const std::vector<SlotState>& slots) {
-    std::vector<simt::Slot> out(slots.size());
-    for (size_t i = 0; i < slots.size(); ++i) out[i] = {slots[i].bits, slots[i].flags, slots[i].writer};
+// The lab's launch as buffers: in (launch 0: the input; launch 1: the partials with their writers) and out.
+simt::GlobalBuffer slots_buffer(const std::vector<SlotState>& slots, uint32_t element_bytes, const std::string& name) {
+    simt::GlobalBuffer b;
+    b.name = name;
+    b.size = uint64_t(slots.size()) * element_bytes;
+    b.mem.assign(b.size, 0);
+    for (size_t i = 0; i < slots.size(); ++i) {
+        const uint64_t first = i * element_bytes;
+        for (uint32_t k = 0; k < element_bytes; ++k) b.mem.bytes[first + k] = uint8_t(slots[i].bits >> (8 * k));
+        for (uint64_t g = first / 4; g < (first + element_bytes + 3) / 4; ++g) {
+            b.mem.value[g] = slots[i].bits;
+            b.mem.hist[g] = slots[i].writer;
+            b.mem.flags[g] = slots[i].flags;
+        }
+    }
+    return b;
+}
+std::vector<SlotState> buffer_slots(const simt::GlobalBuffer& b, uint32_t element_bytes) {
+    std::vector<SlotState> out(b.size / element_bytes);
+    for (size_t i = 0; i < out.size(); ++i) {
+        const uint64_t g = i * element_bytes / 4;
+        uint64_t bits = 0;
+        for (uint32_t k = 0; k < element_bytes; ++k) bits |= uint64_t(b.mem.bytes[i * element_bytes + k]) << (8 * k);
+        out[i] = {b.mem.hist[g] != kNoEvent ? b.mem.value[g] : bits, b.mem.flags[g], b.mem.hist[g]};
+    }
     return out;
 }
-std::vector<SlotState> from_simt(const std::vector<simt::Slot>& slots) {
-    std::vector<SlotState> out(slots.size());
-    for (size_t i = 0; i < slots.size(); ++i) out[i] = {slots[i].bits, slots[i].flags, slots[i].writer};
-    return out;
+simt::GlobalBuffer input_buffer(const InputData& input, DType type, int n) {
+    simt::GlobalBuffer b;
+    b.name = "in";
+    b.input = true;
+    b.input_elements = uint64_t(n);
+    const uint32_t bytes = type == DType::F64 ? 8 : 4;
+    b.size = uint64_t(n) * bytes;
+    b.mem.assign(b.size, 0);
+    for (int i = 0; i < n; ++i) {
+        const size_t e = size_t(i);
+        const uint64_t bits = type == DType::F64   ? (e < input.f64.size() ? pack_value(input.f64[e]) : 0)
+                              : type == DType::I32 ? (e < input.i32.size() ? pack_value(input.i32[e]) : 0)
+                                                   : (e < input.f32.size() ? pack_value(input.f32[e]) : 0);
+        for (uint32_t k = 0; k < bytes; ++k) b.mem.bytes[uint64_t(i) * bytes + k] = uint8_t(bits >> (8 * k));
+    }
+    return b;
 }
 
 bool is_integer(simt::Type t) { return t == simt::Type::I32 || t == simt::Type::I64 || t == simt::Type::I16 || t == simt::Type::I8; }
 
-// The contract's signature: (T* in, T* out, n), T float, double or int.
-void check_signature(const simt::Kernel& k, const std::string& file) {
+}  // namespace
+
+void check_contract_signature(const simt::Kernel& k, const std::string& file) {
     const auto& p = k.params;
     const bool ok = p.size() == 3 && p[0].pointer && p[1].pointer && !p[2].pointer && is_integer(p[2].type) &&
                     k.has_element && p[1].element == p[0].element;
@@ -35,6 +70,8 @@ void check_signature(const simt::Kernel& k, const std::string& file) {
                     " does not take the lab's launch K<<<grid, block, block * sizeof(T)>>>(in, out, n): its parameters "
                     "must be (T* in, T* out, an integer n) with T float, double or int");
 }
+
+namespace {
 
 class IrBackend final : public KernelBackend {
 public:
@@ -53,18 +90,22 @@ public:
         r.block = in.block;
         r.dynamic_shared_bytes = in.block * simt::type_bytes(kernel_.element);
         const uint64_t n_bits = uint64_t(int64_t(in.n)) & (simt::type_bytes(kernel_.params[2].type) == 8 ? ~0ull : 0xffffffffull);
-        r.args = {{simt::ArgKind::Input, 0}, {simt::ArgKind::Output, 0}, {simt::ArgKind::Scalar, n_bits}};
-        r.n = in.n;
+        r.args = {{simt::ArgKind::Buffer, 0, 0, 0}, {simt::ArgKind::Buffer, 0, 1, 0}, {simt::ArgKind::Scalar, n_bits, 0, 0}};
+        r.scope = in.launch ? "the lab's second launch" : "";
         r.op = in.op;
         r.type = in.type;
-        r.input = in.input;
-        r.partials = to_simt(in.partials);
-        r.out = to_simt(in.out);
+        const uint32_t element_bytes = simt::type_bytes(kernel_.element);
+        std::vector<simt::GlobalBuffer> buffers;
+        buffers.push_back(in.launch == 0 ? input_buffer(*in.input, in.type, in.n) : slots_buffer(in.partials, element_bytes, "in"));
+        buffers.push_back(slots_buffer(in.out, element_bytes, "out"));
+        r.buffers = &buffers;
         r.record_base = in.record_base;
         simt::LaunchResult res = simt::run_launch(kernel_, r);
         LaunchOutput out;
         out.records = std::move(res.records);
-        out.out = from_simt(res.out);
+        // The dialect's assembly knows no buffers: these records carry none (launch 1's in[] is launch 0's out).
+        for (StudentRecord& rec : out.records) rec.pad0 = 0;
+        out.out = buffer_slots(buffers[1], element_bytes);
         out.ops_used = res.ops_used;
         out.first_op = res.first_op;
         out.error = std::move(res.error);
@@ -82,7 +123,7 @@ std::unique_ptr<KernelBackend> make_ir_backend(const simt::Module& module, const
 }
 
 std::unique_ptr<KernelBackend> make_ir_backend(const simt::Kernel& kernel, const std::string& file) {
-    check_signature(kernel, file);
+    check_contract_signature(kernel, file);
     return std::make_unique<IrBackend>(kernel);
 }
 

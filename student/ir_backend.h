@@ -16,6 +16,10 @@ std::unique_ptr<KernelBackend> make_ir_backend(const simt::Module& module, const
 // The same for a kernel already chosen (choose_kernel); `file` names it in the signature's error.
 std::unique_ptr<KernelBackend> make_ir_backend(const simt::Kernel& kernel, const std::string& file);
 
+// Throws rl::Error (one line, FILE:LINE: the signature) unless `kernel` takes the lab's one launch
+// K<<<grid, block, block * sizeof(T)>>>(in, out, n): (T* in, T* out, an integer n), T float, double or int.
+void check_contract_signature(const simt::Kernel& kernel, const std::string& file);
+
 // The kernel a run names (docs/plain-cuda.md, the launch contract): `name` (NAME, or a template's instance
 // NAME<ARGS>, matched as simt::pick_kernel matches: reduce6<256> is reduce6<256u>), or the file's only kernel when
 // `name` is empty. `declared` (cuda_kernel_declarations of the file's text) adds the templates no launch

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include "core/error.h"
 #include "core/file_io.h"
@@ -64,6 +65,19 @@ std::string last_line(const std::string& text) {
     if (end == std::string::npos) return {};
     size_t start = text.rfind('\n', end);
     return one_line(text.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1)), 400);
+}
+
+// The last `max_bytes` of a file (a program that prints in a loop until its time limit can write gigabytes).
+std::string tail_of_file(const std::string& path, size_t max_bytes) {
+    std::ifstream f(path, std::ios::binary | std::ios::ate);
+    if (!f) return {};
+    const std::streamoff size = f.tellg();
+    const std::streamoff from = size > std::streamoff(max_bytes) ? size - std::streamoff(max_bytes) : 0;
+    f.seekg(from);
+    std::string text(size_t(size - from), '\0');
+    f.read(text.data(), std::streamsize(text.size()));
+    text.resize(size_t(f.gcount()));
+    return from > 0 ? "[... the program's earlier output left out]\n" + text : text;
 }
 
 std::string describe_signal(int sig) {
@@ -130,8 +144,13 @@ KernelOutcome run_kernel(const KernelRequest& request) {
     std::vector<std::string> argv{runner, request.file, "--out", trace_path, "--format", "binary", "--n", std::to_string(s.n), "--block",
                                   std::to_string(s.block), "--backend", request.backend == Backend::Cuda ? "cuda" : "cpu",
                                   "--time-limit", limit};
+    // A plain CUDA file with main() runs as a program; what it prints comes back in a file of its own, apart from the
+    // runner's one-line messages.
+    const std::string program_output = (dir / "program.out").string();
+    argv.insert(argv.end(), {"--program-output", program_output});
     if (s.grid) argv.insert(argv.end(), {"--grid", std::to_string(s.grid)});
     if (!request.kernel.empty()) argv.insert(argv.end(), {"--kernel", request.kernel});
+    if (!request.launch.empty()) argv.insert(argv.end(), {"--launch", request.launch});
     for (const auto& [name, value] : schedule_fields(s))
         if (name == "input" || name == "seed" || (name == "op" && request.op_given)) argv.insert(argv.end(), {"--" + name, value});
 
@@ -144,19 +163,26 @@ KernelOutcome run_kernel(const KernelRequest& request) {
         return outcome;
     }
     // rlab-kernel-runner's exit codes (student/runner_main.cpp): 2 bad arguments, 3 compile error, 4 the kernel
-    // failed while it ran, 5 its records made no trace; a signal is a crash of the kernel.
+    // failed while it ran, 5 its records made no trace, 6 a program's trace was written but its main() failed; a
+    // signal is a crash of the kernel.
+    if (std::error_code ignored; fs::exists(program_output, ignored)) {
+        outcome.program = true;
+        outcome.program_output = tail_of_file(program_output, 1 << 20);
+    }
+    const bool traced = r.exit_code == 0 || r.exit_code == 6;
     outcome.failure = r.timed_out || r.signal || r.exit_code == 4 || r.exit_code == 5 ? KernelFailure::Program
                       : r.exit_code == 3                                             ? KernelFailure::Compile
-                      : r.exit_code == 0                                             ? KernelFailure::None
+                      : traced                                                       ? KernelFailure::None
                                                                                      : KernelFailure::BadInput;
     if (r.timed_out) {
         outcome.error = "the kernel did not finish within " + std::string(limit) + " s (an endless loop?): it was stopped";
     } else if (r.signal) {
         outcome.error = "the kernel crashed the emulator's process with " + describe_signal(r.signal);
-    } else if (r.exit_code == 0) {
+    } else if (traced) {
         try {
             outcome.trace = read_trace_binary_file(trace_path);
             outcome.ok = true;
+            if (r.exit_code == 6) outcome.program_failure = last_line(r.output);
         } catch (const Error& e) {
             outcome.error = std::string("the runner's trace cannot be read: ") + e.what();
             outcome.failure = KernelFailure::BadInput;

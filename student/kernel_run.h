@@ -20,6 +20,8 @@ std::string time_limit_problem(double seconds);
 struct KernelRequest {
     std::string file;              // the student's .cu file
     std::string kernel;            // a plain CUDA file's kernel: NAME or a template's NAME<ARGS> (empty: its only one)
+    std::string launch;            // a plain CUDA file's launch plan, 'k<<<G, B, S>>>(in, tmp, n); ...' (student/launch_syntax.h);
+                                   // empty: the kernel once as K<<<grid, block, block * sizeof(T)>>>(in, out, n)
     Schedule schedule;             // n, block, grid (0: ceil(n / block)), input, seed; op when op_given
     bool op_given = false;         // false: the operator is the one the kernel combines with
     Backend backend = Backend::Cpu;  // resolved by the caller (auto -> app/backend)
@@ -45,6 +47,12 @@ struct KernelOutcome {
     std::vector<Diagnostic> diagnostics;  // compile errors (and warnings) with file and line
     std::string compiler_log;      // the compiler's whole output, for a details view
     std::string error;             // when !ok: one line (compile failed, the kernel hangs, time limit, ...)
+    // A plain CUDA program with main() (docs/plain-cuda.md, "Programs with main()"): what it printed (its stdout and
+    // stderr in the order written, at most 1 MiB, the end kept), and when ok, why it failed as a program although
+    // its launches were recorded (one line: "the program's main() returned 3"), else empty.
+    bool program = false;
+    std::string program_output;
+    std::string program_failure;
 };
 
 // The kernel's function name (the one `RL_KERNEL void NAME(` in the text). Throws rl::Error with a one-line

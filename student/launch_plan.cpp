@@ -11,8 +11,6 @@
 
 namespace rl::student {
 
-namespace {
-
 Op op_of(int combine) {
     switch (combine) {
         case RL_COMBINE_MAX: return Op::Max;
@@ -21,6 +19,8 @@ Op op_of(int combine) {
         default: return Op::Sum;
     }
 }
+
+namespace {
 
 template <class A> uint64_t identity_as(Op op) {
     switch (op) {
@@ -44,6 +44,8 @@ int combine_code(Op op) {
     return op == Op::Max ? RL_COMBINE_MAX : op == Op::Min ? RL_COMBINE_MIN : op == Op::Prod ? RL_COMBINE_PROD : RL_COMBINE_SUM;
 }
 
+}  // namespace
+
 // A reduction has one operator: the one --op names, else the kernel's first. A kernel that combines (or applies an
 // atomic) with another cannot compute it, and its "wrong result" would only confuse: one line instead, naming both.
 // --op witness merges element ranges whatever the kernel combines with, so it takes any kernel.
@@ -58,8 +60,6 @@ std::string operator_mismatch(Op run_op, bool op_given, uint32_t used) {
     return "the kernel combines with " + written(used) + ": a reduction has one operator (the result is checked " +
            "against one), so write every combine and atomic with the same one";
 }
-
-}  // namespace
 
 uint64_t identity_bits(DType type, Op op) {
     if (op == Op::Witness) return pack_value(WitnessOp::identity());

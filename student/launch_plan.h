@@ -16,6 +16,13 @@ namespace rl::student {
 // value and what rl::identity<T>() records.
 uint64_t identity_bits(DType type, Op op);
 
+// The operator of an rl_combine_op code (simt numbers its combines so too).
+Op op_of(int combine);
+
+// Why a run of operator `run_op` cannot take a kernel that combined with the operators `used` (CombineBits), in one
+// line naming both, or empty. op_given: --op named it (else it was the kernel's first).
+std::string operator_mismatch(Op run_op, bool op_given, uint32_t used);
+
 // Drops the loads flagged RL_RETRACTED_RECORD (the left side of s[i] = v / out[b] = v) from the records
 // [first, end), renumbers what follows (seq, a thread's k-th Load and PartialLoad) and every dep, and returns
 // the new index of each old record (kNoEvent for a dropped one), or nothing when no record was dropped (every index

@@ -71,6 +71,9 @@ public:
     std::string launch(const simt::Kernel& kernel, const std::string& label, uint32_t grid, uint32_t block,
                        uint32_t shared_bytes, const std::vector<SessionArg>& args);
     size_t launches() const;
+    // Kernel errors name the launch ("thread 3 of block 0 (launch 2) on line 9"): from the second launch on, and from
+    // the first too once this is called (a run known to have several).
+    void name_every_launch();
 
     // The operators the launches combined with (simt's 1 << Combine bits) and the first (-1: none), to check the run's.
     uint32_t ops_used() const;

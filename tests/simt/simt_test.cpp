@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -52,7 +53,7 @@ simt::Module compile_file(const std::string& name) {
     return compile(text.str(), name);
 }
 
-simt::LaunchResult launch(const simt::Kernel& k, int n, uint32_t block, Op op) {
+Launched launch(const simt::Kernel& k, int n, uint32_t block, Op op) {
     Schedule s;
     s.n = uint64_t(n);
     s.block = block;
@@ -63,13 +64,36 @@ simt::LaunchResult launch(const simt::Kernel& k, int n, uint32_t block, Op op) {
     r.grid = (uint32_t(n) + block - 1) / block;
     r.block = block;
     r.dynamic_shared_bytes = block * simt::type_bytes(k.element);
-    r.args = {{simt::ArgKind::Input, 0}, {simt::ArgKind::Output, 0}, {simt::ArgKind::Scalar, uint64_t(uint32_t(n))}};
-    r.n = n;
+    r.args = {{simt::ArgKind::Buffer, 0, 0, 0}, {simt::ArgKind::Buffer, 0, 1, 0}, {simt::ArgKind::Scalar, uint64_t(uint32_t(n)), 0, 0}};
     r.op = op;
     r.type = s.type;
-    r.input = &input;
-    r.out.assign(r.grid, simt::Slot{simt::identity_of(s.type, op), kIdentity, kNoEvent});
-    return simt::run_launch(k, r);
+    const uint32_t e = simt::type_bytes(k.element);
+    std::vector<simt::GlobalBuffer> buffers(2);
+    buffers[0].name = "in";
+    buffers[0].input = true;
+    buffers[0].input_elements = uint64_t(n);
+    buffers[0].size = uint64_t(n) * e;
+    buffers[0].mem.assign(buffers[0].size, 0);
+    for (int i = 0; i < n; ++i) {
+        const uint64_t bits = s.type == DType::F64 ? pack_value(input.f64[size_t(i)])
+                              : s.type == DType::I32 ? pack_value(input.i32[size_t(i)]) : pack_value(input.f32[size_t(i)]);
+        std::memcpy(&buffers[0].mem.bytes[size_t(i) * e], &bits, e);
+    }
+    buffers[1].name = "out";
+    buffers[1].size = uint64_t(r.grid) * e;
+    buffers[1].mem.assign(buffers[1].size, kIdentity);
+    const uint64_t identity = simt::identity_of(s.type, op);
+    for (uint32_t b = 0; b < r.grid; ++b) std::memcpy(&buffers[1].mem.bytes[size_t(b) * e], &identity, e);
+    r.buffers = &buffers;
+    Launched out;
+    static_cast<simt::LaunchResult&>(out) = simt::run_launch(k, r);
+    for (uint32_t b = 0; b < r.grid; ++b) {
+        const size_t g = size_t(b) * e / 4;
+        uint64_t bits = 0;
+        std::memcpy(&bits, &buffers[1].mem.bytes[size_t(b) * e], e);
+        out.out.push_back({buffers[1].mem.hist[g] != kNoEvent ? buffers[1].mem.value[g] : bits, buffers[1].mem.flags[g], buffers[1].mem.hist[g]});
+    }
+    return out;
 }
 
 std::vector<uint32_t> thread_records(const std::vector<StudentRecord>& records, uint32_t block, uint32_t thread) {
@@ -81,9 +105,10 @@ std::vector<uint32_t> thread_records(const std::vector<StudentRecord>& records, 
 }
 
 namespace {
-student::KernelOutcome run_path(const std::string& path, uint64_t n, uint32_t block, uint32_t grid) {
+student::KernelOutcome run_path(const std::string& path, uint64_t n, uint32_t block, uint32_t grid, const std::string& launch) {
     student::KernelRequest r;
     r.file = path;
+    r.launch = launch;
     r.schedule.n = n;
     r.schedule.block = block;
     r.schedule.grid = grid;
@@ -92,17 +117,25 @@ student::KernelOutcome run_path(const std::string& path, uint64_t n, uint32_t bl
 }
 }  // namespace
 
-student::KernelOutcome run_file(const std::string& name, uint64_t n, uint32_t block, uint32_t grid) {
-    return run_path(kernel_path(name), n, block, grid);
+student::KernelOutcome run_file(const std::string& name, uint64_t n, uint32_t block, uint32_t grid, const std::string& launch) {
+    return run_path(kernel_path(name), n, block, grid, launch);
 }
 
-student::KernelOutcome run_source(const std::string& source, uint64_t n, uint32_t block, const std::string& file) {
+std::string two_pass_plan(const std::string& kernel, uint64_t n, uint32_t block, uint32_t shared) {
+    const uint64_t grid = (n + block - 1) / block;
+    const std::string config = std::to_string(block) + ", " + std::to_string(shared) + ">>>";
+    if (grid == 1) return kernel + "<<<1, " + config + "(in, out, n)";
+    return kernel + "<<<" + std::to_string(grid) + ", " + config + "(in, tmp, n); " + kernel + "<<<1, " + config + "(tmp, out, " +
+           std::to_string(grid) + ")";
+}
+
+student::KernelOutcome run_source(const std::string& source, uint64_t n, uint32_t block, const std::string& file, const std::string& launch) {
     char dir_template[] = "/tmp/rlab-simt-test-XXXXXX";
     const char* dir = mkdtemp(dir_template);
     if (!dir) throw Error("cannot make a temporary folder");
     const fs::path path = fs::path(dir) / file;
     std::ofstream(path) << source;
-    student::KernelOutcome o = run_path(path.string(), n, block, 0);
+    student::KernelOutcome o = run_path(path.string(), n, block, 0, launch);
     fs::remove_all(dir);
     return o;
 }

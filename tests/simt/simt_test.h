@@ -24,16 +24,25 @@ simt::Module compile_file(const std::string& name);  // a file of tests/simt/ker
 simt::Module compile_with_lab_headers(const std::string& source, const std::string& file = "kernel.cu");
 
 // Launch 0 of `k` as the lab launches it: (in, out, n), grid ceil(n / block), block * sizeof(T) dynamic shared
-// bytes, in = 1..n, out starting at the operator's identity.
-simt::LaunchResult launch(const simt::Kernel& k, int n, uint32_t block, Op op = Op::Sum);
+// bytes, in = 1..n (buffer 0, the input), out (buffer 1, one element per block) starting at the operator's identity;
+// `out` is what out holds after the launch.
+struct Launched : simt::LaunchResult {
+    std::vector<simt::Slot> out;
+};
+Launched launch(const simt::Kernel& k, int n, uint32_t block, Op op = Op::Sum);
 
 // A thread's records in program order (seq), with their indices in the launch's record array.
 std::vector<uint32_t> thread_records(const std::vector<StudentRecord>& records, uint32_t block, uint32_t thread);
 
-// tests/simt/kernels/NAME through the runner, as `rlab run NAME --n N --block B [--grid G] --backend cpu`.
-student::KernelOutcome run_file(const std::string& name, uint64_t n, uint32_t block, uint32_t grid = 0);
+// tests/simt/kernels/NAME through the runner, as `rlab run NAME --n N --block B [--grid G] [--launch PLAN] --backend cpu`.
+student::KernelOutcome run_file(const std::string& name, uint64_t n, uint32_t block, uint32_t grid = 0, const std::string& launch = {});
 // `source` written to a file of its own (named `file`) and run so.
-student::KernelOutcome run_source(const std::string& source, uint64_t n, uint32_t block, const std::string& file = "kernel.cu");
+student::KernelOutcome run_source(const std::string& source, uint64_t n, uint32_t block, const std::string& file = "kernel.cu",
+                                  const std::string& launch = {});
+// A CUDA engineer's two launches of a kernel that stores one partial per block: K over the input into tmp (grid
+// ceil(n / block)), then one block of K over the partials into out; `shared` dynamic shared bytes each. One launch,
+// K<<<1, block, shared>>>(in, out, n), when a block covers n.
+std::string two_pass_plan(const std::string& kernel, uint64_t n, uint32_t block, uint32_t shared);
 
 // The result a trace shows, as a number (its packed value in the trace's element type).
 double result_of(const Trace& t);

@@ -41,7 +41,7 @@ TEST_CASE("simt: the last-block reduction: a fence and a ticket per block, the l
     const simt::Module m = compile_file("last_block.cu");
     const simt::Kernel& k = m.kernels.at(0);
     CHECK(k.ticket_counter);
-    const simt::LaunchResult r = launch(k, 1000, 128);
+    const Launched r = launch(k, 1000, 128);
     REQUIRE(r.error.empty());
     const uint32_t grid = 8;  // ceil(1000 / 128)
     for (uint32_t b = 0; b < grid; ++b) {

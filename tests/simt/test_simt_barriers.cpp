@@ -53,7 +53,7 @@ TEST_CASE("simt: __syncthreads() that half a warp skips completes, and the skipp
     if (threadIdx.x < 16) __syncthreads();
     out[0] = v;
 })");
-    const simt::LaunchResult r = launch(m.kernels.at(0), 32, 32);
+    const Launched r = launch(m.kernels.at(0), 32, 32);
     REQUIRE(r.error.empty());
     for (uint32_t t = 0; t < 32; ++t) {
         CAPTURE(t);
@@ -122,7 +122,7 @@ TEST_CASE("simt: an early return before __syncthreads() is clean: the threads th
         const int n = run.first;  // not a structured binding: clang 14 cannot capture one in CAPTURE's lambda
         const double sum = run.second;
         CAPTURE(n);
-        const student::KernelOutcome o = run_source(kEarlyReturn, uint64_t(n), 64);
+        const student::KernelOutcome o = run_source(kEarlyReturn, uint64_t(n), 64, "kernel.cu", two_pass_plan("early", uint64_t(n), 64, 0));
         INFO(o.error);
         REQUIRE(o.ok);
         CHECK(o.trace.hazards.empty());
@@ -200,7 +200,7 @@ TEST_CASE("simt: a warp whose paths wait at two __syncthreads() lines still hang
     __syncthreads();
     out[0] = v;
 })");
-    const simt::LaunchResult r = launch(m.kernels.at(0), 32, 32);
+    const Launched r = launch(m.kernels.at(0), 32, 32);
     CHECK(r.error ==
           "the kernel hangs: in block 0, threads 0-15 wait at __syncthreads() on line 3 and threads 16-31 on line 4: the "
           "threads of a warp must all reach the same __syncthreads()");

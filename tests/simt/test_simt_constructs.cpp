@@ -37,7 +37,7 @@ TEST_CASE("simt: switch, a memset local array, printf and __syncthreads_count") 
     if (t == 0) out[0] = c;
     if (t == 1) out[1] = s + w;
 })");
-    const simt::LaunchResult r = launch(m.kernels.at(0), 64, 32);
+    const Launched r = launch(m.kernels.at(0), 64, 32);
     REQUIRE(r.error.empty());
     CHECK(unpack_value<int32_t>(r.out.at(0).bits) == 5);
     CHECK(unpack_value<int32_t>(r.out.at(1).bits) == 4);
@@ -85,7 +85,7 @@ TEST_CASE("simt: a double shuffled as two 32-bit halves is one Shuffle with the 
     if (threadIdx.x == 31) out[0] = v;
 }
 )");
-    const simt::LaunchResult r = launch(m.kernels.at(0), 32, 32);
+    const Launched r = launch(m.kernels.at(0), 32, 32);
     REQUIRE(r.error.empty());
     std::vector<uint32_t> holder(32);
     std::vector<double> v(32);

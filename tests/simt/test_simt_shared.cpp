@@ -3,6 +3,8 @@
 // barrier leaves, found by the checker at the store and the load the kernel's own lines name.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <string>
 #include "simt_test.h"
@@ -24,7 +26,7 @@ int32_t int_of(const StudentRecord& r) { return unpack_value<int32_t>(r.value); 
 TEST_CASE("simt: Harris's kernel 3 on one block of 8, record by record") {
     REQUIRE_CLANG();
     const simt::Module m = compile_file("harris3_sequential.cu");
-    const simt::LaunchResult r = launch(m.kernels.at(0), 8, 8);
+    const Launched r = launch(m.kernels.at(0), 8, 8);
     REQUIRE(r.error.empty());
     const std::vector<StudentRecord>& rec = r.records;
     std::vector<std::vector<uint32_t>> own(8);
@@ -102,11 +104,12 @@ TEST_CASE("simt: Harris's kernel 3 on one block of 8, record by record") {
     for (uint32_t t = 1; t < 8; ++t) CHECK(own[t].size() == at[t]);
 }
 
-void check_exact_sum(const char* file, uint64_t n, uint32_t block) {
+// Two launches, as a CUDA engineer runs a kernel that stores one partial per block (the lab adds none of its own).
+void check_exact_sum(const char* file, const char* kernel, uint64_t n, uint32_t block) {
     CAPTURE(file);
     CAPTURE(n);
     CAPTURE(block);
-    const student::KernelOutcome o = run_file(file, n, block);
+    const student::KernelOutcome o = run_file(file, n, block, 0, two_pass_plan(kernel, n, block, block * 4));
     INFO(o.error);
     REQUIRE(o.ok);
     CHECK(result_of(o.trace) == double(n) * double(n + 1) / 2);
@@ -115,26 +118,43 @@ void check_exact_sum(const char* file, uint64_t n, uint32_t block) {
 
 TEST_CASE("simt: Harris's kernel 1 (interleaved, tid % (2*s)) sums 1..n exactly") {
     REQUIRE_CLANG();
-    check_exact_sum("harris1_interleaved.cu", 4096, 64);
-    check_exact_sum("harris1_interleaved.cu", 1000, 128);
+    check_exact_sum("harris1_interleaved.cu", "reduce1", 4096, 64);
+    check_exact_sum("harris1_interleaved.cu", "reduce1", 1000, 128);
 }
 
 TEST_CASE("simt: Harris's kernel 3 (sequential addressing) sums 1..n exactly") {
     REQUIRE_CLANG();
-    check_exact_sum("harris3_sequential.cu", 4096, 64);
-    check_exact_sum("harris3_sequential.cu", 777, 32);
+    check_exact_sum("harris3_sequential.cu", "reduce3", 4096, 64);
+    check_exact_sum("harris3_sequential.cu", "reduce3", 777, 32);
 }
 
 TEST_CASE("simt: Harris's kernel 4 (first add during load) sums 1..n exactly") {
     REQUIRE_CLANG();
-    check_exact_sum("harris4_first_add.cu", 4096, 64);
-    check_exact_sum("harris4_first_add.cu", 3000, 256);
+    check_exact_sum("harris4_first_add.cu", "reduce4", 4096, 64);
+    check_exact_sum("harris4_first_add.cu", "reduce4", 3000, 256);
+}
+
+// Issue 32, "the second pass is never hidden": without --launch the kernel runs once, K<<<64, 64, 256>>>(in, out, n),
+// and out[0] is block 0's partial, 1 + ... + 64 = 2080 (a wrong result for the sum 8390656, which the verdict says).
+TEST_CASE("simt: without --launch a kernel of block partials runs once: out[0] is block 0's partial") {
+    REQUIRE_CLANG();
+    const student::KernelOutcome o = run_file("harris1_interleaved.cu", 4096, 64);
+    INFO(o.error);
+    REQUIRE(o.ok);
+    CHECK(result_of(o.trace) == 2080);
+    REQUIRE(o.trace.launches.size() == 1);
+    CHECK(o.trace.launches[0].grid == 64);
+    CHECK(o.trace.launches[0].shared_bytes == 256);
+    uint32_t last_block = 0;
+    for (const Event& e : o.trace.events) last_block = std::max(last_block, e.block);
+    CHECK(last_block == 63);
 }
 
 TEST_CASE("simt: rlab run FILE.cu on a plain CUDA file prints the exact sum") {
     REQUIRE_CLANG();
     const std::string command = std::string(RLAB_EXE) + " run " + kernel_path("harris1_interleaved.cu") +
-                                " --n 4096 --block 64 --backend cpu 2>&1";
+                                " --n 4096 --launch 'reduce1<<<64, 64, 256>>>(in, tmp, n); reduce1<<<1, 64, 256>>>(tmp, out, 64)'"
+                                " --backend cpu 2>&1";
     FILE* p = popen(command.c_str(), "r");
     REQUIRE(p);
     std::string out;

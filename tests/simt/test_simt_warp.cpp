@@ -22,7 +22,7 @@ float value_of(const StudentRecord& r) { return unpack_value<float>(r.value); }
 // warp's sum to out[0] on line 11.
 void check_blog(int n) {
     const simt::Module m = compile_file("blog_warp_sum.cu");
-    const simt::LaunchResult r = launch(m.kernels.at(0), n, 32);
+    const Launched r = launch(m.kernels.at(0), n, 32);
     REQUIRE(r.error.empty());
     const std::vector<StudentRecord>& rec = r.records;
     std::array<std::vector<uint32_t>, 32> own;
@@ -118,7 +118,7 @@ TEST_CASE("simt: __shfl_xor_sync with a width: sources as PTX's bfly picks them"
     float w = __shfl_xor_sync(0xffffffffu, v, 8, 8);
     if (threadIdx.x == 9) out[0] = w;
 })");
-    const simt::LaunchResult r = launch(m.kernels.at(0), 16, 16);
+    const Launched r = launch(m.kernels.at(0), 16, 16);
     REQUIRE(r.error.empty());
     for (uint32_t lane = 0; lane < 16; ++lane) {
         CAPTURE(lane);
@@ -144,7 +144,7 @@ TEST_CASE("simt: a shuffle from a lane that does not take part reads an undefine
     v += __shfl_down_sync(0xffffffffu, v, 8);
     if (threadIdx.x == 0) out[0] = v;
 })");
-    const simt::LaunchResult r = launch(m.kernels.at(0), 16, 16);
+    const Launched r = launch(m.kernels.at(0), 16, 16);
     REQUIRE(r.error.empty());
     for (uint32_t lane = 0; lane < 16; ++lane) {
         CAPTURE(lane);
