@@ -40,9 +40,8 @@ KernelTimingRequest timing_request(const lab::KernelSettings& k) {
         throw Error("--time: " + one_line(k.file) + " is a kernel in the lab's dialect (RL_KERNEL); --time times plain "
                     "CUDA files as nvcc takes them");
     if (const int line = student::main_function_line(r.source))
-        throw Error("--time: " + one_line(k.file) + ":" + std::to_string(line) + " has main(): NVRTC compiles device "
-                    "code only, so --time takes a file of kernels (the same kernels without main()) and its launches "
-                    "from --launch or the launch contract");
+        throw Error("--time: " + one_line(k.file) + ":" + std::to_string(line) +
+                    " has main(): NVRTC compiles device code only; give --time the kernels without main()");
     const Schedule s = k.sizes.build();
     r.n = s.n;
     r.input = s.input;
