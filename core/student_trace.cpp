@@ -41,7 +41,9 @@ bool orders_step(const StudentRecord& r, int k) { return !(r.kind == EventKind::
 // ---- 1. validation ----------------------------------------------------------------------------------
 // A plain CUDA run (run.launches non-empty) checks each record against its own launch's grid and block; the dialect
 // has launch 0 over the schedule's grid and the lab's optional one-block launch 1.
-void check_records(const StudentRun& run, const std::vector<StudentRecord>& recs) {
+// It also keeps a plain run's buffer bits (pad0 bits 1..4, which the stepper overwrites) in `buffer_bits`: the pass
+// that reads every record anyway (each pass over millions of 80-byte records costs what reading them costs).
+void check_records(const StudentRun& run, const std::vector<StudentRecord>& recs, std::vector<uint8_t>& buffer_bits) {
     const Schedule& s = run.schedule;
     const uint32_t grid = s.grid_size();
     const bool plain = !run.launches.empty();
@@ -49,8 +51,10 @@ void check_records(const StudentRun& run, const std::vector<StudentRecord>& recs
         if (std::string why = launches_problem(run.launches); !why.empty()) throw Error("the run's launches: " + why);
         if (run.second_launch) throw Error("the run's launches: a plain run has no lab-made second launch");
     }
+    if (plain) buffer_bits.resize(recs.size());
     for (size_t i = 0; i < recs.size(); ++i) {
         const StudentRecord& r = recs[i];
+        if (plain) buffer_bits[i] = uint8_t(r.pad0 >> 1 & 0xf);
         if (uint8_t(r.kind) >= kEventKindCount)
             throw Error(record_at(i) + "event kind " + std::to_string(int(uint8_t(r.kind))) + " is not one of the " +
                         std::to_string(kEventKindCount) + " kinds");
@@ -348,6 +352,20 @@ private:
     }
 };
 
+// Where a plain run's chain of atomics on one word starts: the value it held before the first, which is the identity
+// only when nothing else wrote it (an earlier launch's store, a program's cudaMemset or copy can leave any value). It
+// is the one value the atomics replace once more than they make; none such (or several: no one chain): the identity.
+uint64_t chain_start(const Trace& chain, const std::vector<uint64_t>& olds, uint64_t identity) {
+    std::unordered_map<uint64_t, int64_t> balance;
+    for (uint64_t v : olds) ++balance[v];
+    for (const Event& e : chain.events) --balance[e.value];
+    uint64_t start = identity;
+    int starts = 0;
+    for (const auto& [v, b] : balance)
+        if (b > 0) start = v, starts += int(b);
+    return starts == 1 ? start : identity;
+}
+
 // A plain run's result: the final writer of out[0] (buffer 1, element 0), in the last launch that wrote it: the
 // chain of atomics on it or the latest store (by step) whose value memory holds at the end, whichever comes later;
 // when no write there holds that value (a race the recorder saw settle otherwise), the latest write of that launch.
@@ -444,22 +462,18 @@ std::vector<uint32_t> records_by_thread(const std::vector<StudentRecord>& r, siz
 Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecord> recs, const InputData& input) {
     const Schedule& s = run.schedule;
     if (recs.size() >= kBadDep) throw Error("a student kernel recorded more events than a trace can number");
-    check_records(run, recs);
+    // A plain run's global accesses name their buffer in pad0 bits 1..3 (bit 4: a load outside its buffer); the
+    // stepper takes pad0 for its own marks, so they are kept first.
+    std::vector<uint8_t> buffer_bits;
+    check_records(run, recs, buffer_bits);
     phase::mark("assembly: validation");
     const uint32_t G = s.grid_size();
     const bool plain = !run.launches.empty();
-    // A plain run's global accesses name their buffer in pad0 bits 1..3 (bit 4: a load outside its buffer); the
-    // stepper takes pad0 for its own marks, so they are kept here first.
-    std::vector<uint8_t> buffer_bits;
-    if (plain) {
-        buffer_bits.resize(recs.size());
-        for (size_t i = 0; i < recs.size(); ++i) buffer_bits[i] = uint8_t(recs[i].pad0 >> 1 & 0xf);
-    }
     std::vector<uint32_t> order = records_by_thread(recs);
     Stepper stepper(recs, order, plain);
     stepper.run();  // each record's step in its pad1
     auto step_of = [](const StudentRecord& r) { return r.pad1; };
-    if (plain) {
+    if (run.launches.size() > 1) {  // (one launch: its steps stand, and the stepper checked them)
         // Launch k + 1 starts on the step after launch k's last: every step of a launch after every step of the one
         // before, as the launch boundary orders them (an operand from an earlier launch is always on an earlier step).
         std::vector<int64_t> last(run.launches.size(), -1), base(run.launches.size(), 0);
@@ -550,8 +564,7 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     auto bucket = [&](const StudentRecord& r) { return plain ? size_t(step_of(r)) : size_t(r.launch) * kSteps + step_of(r); };
     std::vector<uint32_t> at(kBuckets + 1, 0);
     bool timed = false;
-    for (uint32_t i : order) {
-        const StudentRecord& r = recs[i];
+    for (const StudentRecord& r : recs) {  // (a count needs no order: the records as they lie, one stream)
         if (merged(r)) continue;
         ++at[bucket(r) + 1];
         timed = timed || r.globaltimer_ns != 0;
@@ -698,13 +711,29 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
             olds.push_back(old_bits(k));
             if (timed) chain.times.push_back(t.times[k]);
         }
-        order_atomics(chain, olds, run.out_identity);
+        const uint64_t start = plain ? chain_start(chain, olds, run.out_identity) : run.out_identity;
+        order_atomics(chain, olds, start);
         for (size_t m = 0; m < list.size(); ++m) {
             Event& e = t.events[list[m]];
             const Event& c = chain.events[m];
             e.flags = c.flags;
             e.aux = c.aux;
             e.dep[0] = c.dep[0] == kNoEvent ? kNoEvent : list[c.dep[0]];
+        }
+        // A plain run's chain that starts from a value a store left (an earlier launch's partial in out[0]) follows
+        // that store: the latest one to the word, before the first atomic, that wrote the start value.
+        if (plain && start != run.out_identity) {
+            uint32_t first = kNoEvent;
+            for (uint32_t k : list)
+                if (t.events[k].dep[0] == kNoEvent) first = k;
+            uint32_t from = kNoEvent;
+            for (uint32_t k = 0; k < t.events.size() && first != kNoEvent; ++k) {
+                const Event& e = t.events[k];
+                if (e.kind == EventKind::BlockPartial && e.value == start && e.step < t.events[first].step &&
+                    (uint64_t(event_buffer(e)) << 32 | e.aux) == slot)
+                    from = k;  // events are in step order: the last found is the latest
+            }
+            if (from != kNoEvent) t.events[first].dep[0] = from;
         }
         if (slot == out0_slot && chain.result_event != kNoEvent) last_atomic_out0 = list[chain.result_event];
     }
