@@ -63,27 +63,33 @@ struct Case {
     uint32_t block = 0, grid = 0;
 };
 
+// Per phase: its seconds, and the resident memory (kB) at its end and at the peak so far (VmRSS, VmHWM): where the
+// bytes of a run go, phase by phase (a phase run twice keeps its larger figures).
 struct Phases {
-    std::vector<std::pair<std::string, double>> list;
-    void add(const char* name, double s) {
-        for (auto& [n, v] : list)
-            if (n == name) {
-                v += s;
+    struct Row {
+        std::string name;
+        double s = 0;
+        long rss_kb = 0, hwm_kb = 0;
+    };
+    std::vector<Row> list;
+    void add(const char* name, double s, long rss_kb, long hwm_kb) {
+        for (Row& r : list)
+            if (r.name == name) {
+                r.s += s;
+                r.rss_kb = std::max(r.rss_kb, rss_kb);
+                r.hwm_kb = std::max(r.hwm_kb, hwm_kb);
                 return;
             }
-        list.emplace_back(name, s);
+        list.push_back({name, s, rss_kb, hwm_kb});
     }
     double total() const {
         double t = 0;
-        for (const auto& [n, v] : list) t += v;
+        for (const Row& r : list) t += r.s;
         return t;
     }
 };
 Phases* g_phases = nullptr;
 bool g_json = false;  // --json: the handoff as JSON, as the runner wrote it before the binary form
-void sink(const char* name, double s) {
-    if (g_phases) g_phases->add(name, s);
-}
 
 // Resident memory now and at its peak (kB), from /proc/self/status; the peak is reset by clear_refs 5.
 long status_kb(const char* field) {
@@ -91,6 +97,10 @@ long status_kb(const char* field) {
     for (std::string line; std::getline(in, line);)
         if (line.rfind(field, 0) == 0) return std::atol(line.c_str() + std::strlen(field));
     return 0;
+}
+long g_base_kb = 0;  // resident memory where the current side (runner, parent) started
+void sink(const char* name, double s) {
+    if (g_phases) g_phases->add(name, s, status_kb("VmRSS:") - g_base_kb, status_kb("VmHWM:") - g_base_kb);
 }
 void reset_peak() {
     malloc_trim(0);  // what the previous side freed leaves the resident set
@@ -152,13 +162,14 @@ void bench(const Case& c, const std::string& rlab, const std::string& runner, in
                 c.grid ? (" grid=" + std::to_string(c.grid)).c_str() : "");
     Phases ph;
     g_phases = &ph;
+    g_base_kb = status_kb("VmRSS:");
     rl::phase::set_sink(&sink);
     auto backend = compile(c.file);
     rl::phase::mark("compile (clang or the host compiler)");
 
     // The runner's side: launches, assembly, checker, the handoff written.
     reset_peak();
-    const long runner_base = status_kb("VmRSS:");
+    const long runner_base = g_base_kb = status_kb("VmRSS:");
     rl::phase::set_sink(&sink);
     rl::Schedule s;
     s.n = c.n;
@@ -181,7 +192,7 @@ void bench(const Case& c, const std::string& rlab, const std::string& runner, in
 
     // The parent's side: the handoff read, the analysis, the board.
     reset_peak();
-    const long parent_base = status_kb("VmRSS:");
+    const long parent_base = g_base_kb = status_kb("VmRSS:");
     rl::phase::set_sink(&sink);
     rl::Trace t = g_json ? rl::read_trace_file(path) : rl::read_trace_binary_file(path);
     rl::phase::mark("handoff read (parent)");
@@ -201,8 +212,12 @@ void bench(const Case& c, const std::string& rlab, const std::string& runner, in
     fs::remove(path);
 
     double recorded = 0, launches = 0;
-    for (const auto& [name, sec] : ph.list) {
-        std::printf("  %-40s %8.3f s\n", name.c_str(), sec);
+    std::printf("  %-40s %10s   %s\n", "phase", "seconds", "bytes per event at its end: resident, peak (over the side's start)");
+    for (const Phases::Row& row : ph.list) {
+        const std::string& name = row.name;
+        const double sec = row.s;
+        std::printf("  %-40s %8.3f s   %6.1f %6.1f\n", name.c_str(), sec, double(row.rss_kb) * 1024.0 / double(events),
+                    double(row.hwm_kb) * 1024.0 / double(events));
         if (name.rfind("compile", 0) != 0) recorded += sec;
         if (name.rfind("launch", 0) == 0 || name == "input") launches += sec;
     }
