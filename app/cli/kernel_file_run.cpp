@@ -20,6 +20,12 @@ void add_kernel_name_option(CLI::App& cmd, lab::KernelSettings& k) {
                    "with a plain CUDA file of several __global__ kernels: the one to run, NAME, or a template's instance "
                    "with its arguments, NAME<ARGS> (e.g. reduce6<256>)")
         ->type_name("NAME");
+    cmd.add_option("--launch", k.launch,
+                   "a plain CUDA file's launches as CUDA writes them, e.g. 'k<<<64, 256, 1024>>>(in, tmp, n); "
+                   "k<<<1, 256, 1024>>>(tmp, out, 64)': arguments in (the input), out (out[0] is the result), tmp (scratch, "
+                   "as many elements as the largest grid), n, or integers; without it the kernel runs once as "
+                   "K<<<grid, block, block * sizeof(T)>>>(in, out, n)")
+        ->type_name("PLAN");
 }
 
 std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc) {

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/file_io.h"
 #include "student/cuda_source.h"
+#include "student/launch_syntax.h"
 
 namespace rl::lab {
 namespace {
@@ -50,11 +51,21 @@ student::KernelRequest kernel_request(const KernelSettings& k, std::string* note
     if (std::string why = student::time_limit_problem(k.time_limit_s); !why.empty()) throw Error(why);
     if (!k.kernel.empty())
         if (std::string why = student::kernel_name_problem(k.kernel); !why.empty()) throw Error("--kernel " + one_line(k.kernel) + ": " + why);
+    if (!k.launch.empty()) {
+        if (!k.kernel.empty())
+            throw Error("--launch and --kernel " + one_line(k.kernel) + " together: a launch plan names its kernels itself; give one or the other");
+        try {
+            student::parse_launch_plan(k.launch);
+        } catch (const Error& e) {
+            throw Error("--launch: " + std::string(e.what()));
+        }
+    }
     BackendChoice choice;
     if (!parse_backend(k.backend, choice)) throw Error("--backend " + one_line(k.backend) + ": expected auto, cpu or cuda");
     student::KernelRequest r;
     r.file = k.file;
     r.kernel = k.kernel;
+    r.launch = k.launch;
     r.schedule = k.sizes.build();
     r.op_given = k.sizes.op_given();
     r.time_limit_s = k.time_limit_s;

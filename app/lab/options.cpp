@@ -76,6 +76,10 @@ void add_shared(CLI::App& app, Options& o) {
                    "with --kernel FILE.cu of several plain CUDA kernels: the one to run, NAME or a template's instance "
                    "NAME<ARGS> (e.g. reduce6<256>); the kernel panel's field changes it")
         ->type_name("NAME");
+    app.add_option("--launch", o.launch,
+                   "with --kernel FILE.cu in plain CUDA: its launches as CUDA writes them, e.g. 'k<<<64, 256, 1024>>>(in, tmp, n); "
+                   "k<<<1, 256, 1024>>>(tmp, out, 64)' (in, out, tmp, n or integers; docs/plain-cuda.md)")
+        ->type_name("PLAN");
     app.add_option("--exercise", o.exercise, "open a lessons' exercise by name (`rlab lessons --exercise` lists them): "
                                              "its kernel with its own flags, in your own copy when the lessons are "
                                              "installed read-only");
@@ -129,6 +133,8 @@ std::string check(FrontEnd which, Options& o) {
         if (std::string why = student::kernel_name_problem(o.kernel_name); !why.empty())
             return "--kernel-name " + one_line(o.kernel_name) + ": " + why;
     if (o.edit && o.kernel.empty() && o.exercise.empty())
+    if (!o.launch.empty() && o.kernel.empty())
+        return "--launch: runs the kernels of the --kernel FILE.cu: give --kernel too";
         return "--edit: edits a student's kernel in the source panel; give --kernel FILE.cu or --exercise NAME too";
     if (!o.lesson_file.empty() && !o.lesson.empty())
         return "LESSON_FILE " + o.lesson_file + " and --lesson " + o.lesson + ": open one lesson, not both";
@@ -162,7 +168,7 @@ std::string check(FrontEnd which, Options& o) {
             std::error_code ec;
             if (!std::filesystem::is_regular_file(o.kernel, ec))
                 return "--kernel " + one_line(o.kernel) + ": no such file (a .cu file that includes <rlab/kernel.h>)";
-            o.kernel_request = kernel_request({o.kernel, o.kernel_name, o.schedule_flags, o.backend, 10.0}, &o.kernel_note);
+            o.kernel_request = kernel_request({o.kernel, o.kernel_name, o.schedule_flags, o.backend, 10.0, o.launch}, &o.kernel_note);
         }
     } catch (const Error& e) {
         return (o.kernel.empty() ? "" : "--kernel " + one_line(o.kernel) + ": ") + e.what();

@@ -25,6 +25,7 @@ struct Options {
     bool source_diff = false;  // the source panel shows the bug diff (D toggles it)
     std::string kernel;        // --kernel FILE.cu: a student's kernel, run with the size flags and watched for saves
     std::string kernel_name;   // --kernel-name NAME: which __global__ of a plain CUDA --kernel file runs
+    std::string launch;        // --launch PLAN: a plain CUDA --kernel file's launches (student/launch_syntax.h)
     bool edit = false;         // --edit: with --kernel or --exercise, the source panel opens in its editor
     std::string exercise;      // --exercise NAME: an exercise's kernel (its working copy) with the exercise's flags
     // The lab bench only.
