@@ -700,3 +700,34 @@ TEST_CASE("plain run: a run of one launch names its blocks without the launch") 
 }
 }  // namespace
 }  // namespace rl
+
+namespace rl {
+namespace {
+TEST_CASE("plain run: atomics on out[0] after an earlier launch's store start from that store's value") {
+    // first<<<1, 1>>>(in, out, 3): out[0] = in[0] + in[1] = 3; then add<<<1, 1>>>(in, out, 3): atomicAdd(&out[0], in[2])
+    // turns 3 into 6. The chain starts from 3, not the identity: it follows launch 1's store, the result is the atomic
+    // (6 = 1 + 2 + 3, the reference), and no wrong identity is found (the start is what the program stored).
+    Plan p;
+    const uint32_t st = p.store(0, 0, kOut, 0, p.rec(EventKind::Combine, 0, 0, p.load(0, 0, 0, 1.0f), p.load(0, 0, 1, 2.0f)));
+    p.launch = 1;
+    const uint32_t x = p.load(0, 0, 2, 3.0f);
+    StudentRecord a;
+    a.kind = EventKind::Atomic, a.launch = 1, a.dep[1] = x, a.value = f32(6.0f), a.atomic_old = f32(3.0f), a.pad0 = uint8_t(kOut << 1);
+    p.r.add(a);
+    const Trace t = assemble(plain_run(3, {scope("first", 1, 1, 0), scope("add", 1, 1, 1)}, 6.0f), p.r.recs);
+    check_operands_first(t);
+    CHECK(t.hazards.empty());
+    REQUIRE(t.result_event != kNoEvent);
+    const Event& r = t.events[t.result_event];
+    CHECK(r.kind == EventKind::Atomic);
+    CHECK(r.block == 1);
+    CHECK(event_buffer(r) == 1);
+    CHECK(unpack_value<float>(t.result_value) == 6.0f);
+    CHECK(unpack_value<float>(t.reference_value) == 6.0f);
+    REQUIRE(r.dep[0] != kNoEvent);
+    CHECK(t.events[r.dep[0]].kind == EventKind::BlockPartial);  // launch 1's store stays a store
+    CHECK(unpack_value<float>(t.events[r.dep[0]].value) == 3.0f);
+    (void)st;
+}
+}  // namespace
+}  // namespace rl
