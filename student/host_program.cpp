@@ -248,9 +248,9 @@ ProgramOutcome run_host_program(const HostProgram& program, const std::string& f
     char* argv[] = {arg0.data(), nullptr};
     runtime.install();
     {
+        if (before_main) before_main();  // before the redirect: it may keep the caller's own stderr
         std::optional<OutputRedirect> redirect;
         if (!output_path.empty()) redirect.emplace(output_path);
-        if (before_main) before_main();
         try {
             out.status = main_fn(1, argv);
             out.end = ProgramOutcome::Returned;

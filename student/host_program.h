@@ -50,7 +50,8 @@ struct ProgramOutcome {
 
 // Loads the program and runs main(1, {file}) with `runtime` installed. The program's stdout and stderr (file
 // descriptors 1 and 2) go to `output_path` while it runs (empty: they stay the caller's), and come back to the
-// caller's afterwards. `before_main` runs just before main() (the runner arms its time limit there).
+// caller's afterwards. `before_main` runs just before main(), before the redirect (the runner arms its time limit
+// there, keeping its own stderr for the time limit's line).
 ProgramOutcome run_host_program(const HostProgram& program, const std::string& file, ProgramRuntime& runtime,
                                 const std::string& output_path, const std::function<void()>& before_main = {});
 
