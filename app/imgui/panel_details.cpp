@@ -9,7 +9,8 @@ namespace rl::lab {
 namespace {
 
 std::string where(const Trace& t, const Event& e) {
-    std::string b = e.block == t.grid && t.finisher_block == t.grid ? "second launch" : "block " + std::to_string(e.block);
+    std::string b = !t.launches.empty() ? block_name(t, e.block)
+                    : e.block == t.grid && t.finisher_block == t.grid ? "second launch" : "block " + std::to_string(e.block);
     return b + ", warp " + std::to_string(e.warp()) + ", lane " + std::to_string(e.lane()) + " (thread " +
            std::to_string(e.thread) + "), step " + std::to_string(e.step);
 }
