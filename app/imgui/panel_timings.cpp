@@ -157,13 +157,16 @@ void kernel_rows(const KernelTiming& k, bool dark, render::DrawnPanels& drawn) {
     for (size_t i = 0; i < cells.size(); ++i) {
         const bool wrong = i < k.rows.size() && k.rows[i].timed && k.rows[i].wrong > 0;
         ImGui::TableNextRow();
+        render::DrawnRow& drawn_row = rec.rows.emplace_back();
+        drawn_row.outside_bound = wrong;
+        drawn_row.visible = true;
         for (size_t c = 0; c < cells[i].size(); ++c) {
             ImGui::TableNextColumn();
             if (wrong && c == 4) ImGui::PushStyleColor(ImGuiCol_Text, warn);
             ImGui::TextUnformatted(cells[i][c].c_str());
+            drawn_row.cells.push_back(cells[i][c]);  // recorded where it is drawn: the two cannot disagree
             if (wrong && c == 4) ImGui::PopStyleColor();
         }
-        rec.rows.push_back({cells[i], false, wrong, true});
     }
     ImGui::EndTable();
     ImGui::Spacing();
