@@ -16,11 +16,12 @@ bool plan_integer(simt::Type t) { return t == simt::Type::I8 || t == simt::Type:
 
 DType plan_dtype_of(simt::Type t) { return t == simt::Type::F64 ? DType::F64 : t == simt::Type::I32 ? DType::I32 : DType::F32; }
 
-// A parameter as C writes it: "const float* g_idata", "int n".
+// A parameter in words: "`const float*`" (the IR does not say whether an integer is signed: "a 32-bit integer").
 std::string plan_param_words(const simt::Param& p) {
     const std::string name = p.name.empty() ? "" : " " + p.name;
-    if (p.pointer) return std::string(p.is_const ? "const " : "") + simt::type_name(p.element) + "*" + name;
-    return simt::type_name(p.type) + name;
+    if (p.pointer) return "`" + std::string(p.is_const ? "const " : "") + simt::type_name(p.element) + "*" + name + "`";
+    if (plan_integer(p.type)) return "a " + std::to_string(8 * simt::type_bytes(p.type)) + "-bit integer" + (name.empty() ? "" : " (" + p.name + ")");
+    return "`" + std::string(simt::type_name(p.type)) + name + "`";
 }
 
 std::string plan_kernels_of(const simt::Module& m) {
@@ -71,7 +72,7 @@ std::vector<BoundLaunch> bind_plan(const simt::Module& module, const std::vector
             const PlanArg& arg = l.args[a];
             const simt::Param& p = kernel->params[a];
             const std::string where = "launch " + std::to_string(k + 1) + ", argument " + std::to_string(a + 1) + " (" + arg.text +
-                                      "): " + kernel->name + "'s parameter " + std::to_string(a + 1) + " is `" + plan_param_words(p) + "`";
+                                      "): " + kernel->name + "'s parameter " + std::to_string(a + 1) + " is " + plan_param_words(p);
             const bool buffer = arg.kind == PlanArgKind::In || arg.kind == PlanArgKind::Out || arg.kind == PlanArgKind::Tmp;
             if (p.pointer) {
                 if (!buffer) throw Error(where + ", a pointer: pass in, out or tmp");
@@ -83,9 +84,9 @@ std::vector<BoundLaunch> bind_plan(const simt::Module& module, const std::vector
             if (!plan_integer(p.type))
                 throw Error(where + ": the plan passes in, out, tmp, n or an integer, and a " + simt::type_name(p.type) +
                             " parameter takes none of them");
-            if (buffer) throw Error(where + ", an integer: pass n or an integer literal");
+            if (buffer) throw Error(where + ": pass n or an integer literal");
             if (arg.kind == PlanArgKind::Literal && !plan_fits(arg.literal, simt::type_bytes(p.type)))
-                throw Error(where + ", " + std::to_string(8 * simt::type_bytes(p.type)) + " bits wide: " + arg.text + " does not fit");
+                throw Error(where + ": " + arg.text + " does not fit in it");
         }
         out.push_back({kernel, l});
     }
