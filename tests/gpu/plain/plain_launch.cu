@@ -1,12 +1,13 @@
 // tests/gpu/plain/plain_launch.cu — one plain-CUDA corpus file on the GPU under the lab's launch contract
 // (docs/plain-cuda.md): the file compiled as it is with NVRTC (or, for a file with main(), a cubin nvcc made: --cubin),
-// the kernel launched as K<<<grid, block, block * sizeof(T)>>>(in, out, n) with `in` the input (1..n, or --input
-// VALUES) and every slot of `out` (one per block) at the operator's identity, then the lab's second launch (one block
-// of B threads, n = grid, in = the partials) when the first launch had more than one block and the file uses no
-// atomic. Prints "RESULT VALUE" (as the lab writes it), "RESULT hang" when the kernel does not end within --timeout
-// seconds (exit 3), "RESULT error: WHY" when it fails (exit 4); exit 2 for bad arguments or a compile error.
-// --compile-only compiles and names the kernel's symbol without a GPU (arch sm_90 unless --arch).
-// Flags as rlab run takes them: FILE [--kernel NAME] --n N --block B [--grid G] [--input iota|V1,V2,...] [--op OP],
+// the kernel launched ONCE as K<<<grid, block, block * sizeof(T)>>>(in, out, n), or the launches of a --launch plan
+// ('k<<<G,B,S>>>(in,tmp,n);k<<<1,B,S>>>(tmp,out,G)': arguments in, out, tmp, n or an int literal) in order, with `in`
+// the input (1..n, or --input VALUES) and every element of `out` and `tmp` (one per block of the largest grid) at the
+// operator's identity. The lab adds no launch of its own, nor does this launcher. Prints "RESULT VALUE" (out[0], as
+// the lab writes it), "RESULT hang" when a launch does not end within --timeout seconds (exit 3), "RESULT error: WHY"
+// when it fails (exit 4); exit 2 for bad arguments or a compile error.
+// --compile-only compiles and names the kernels' symbols without a GPU (arch sm_90 unless --arch).
+// Flags as rlab run takes them: FILE [--kernel NAME | --launch PLAN] --n N --block B [--grid G] [--input iota|V1,...] [--op OP],
 // plus --type int|float|double|argmax (the manifest's type), --timeout S, --cubin PATH, --arch SM, --include DIR
 // (the toolkit's include folder, default $CUDA_HOME/include or /usr/local/cuda/include); --backend, --time-limit,
 // --format and --seed are accepted and ignored.
@@ -14,6 +15,7 @@
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -31,7 +33,7 @@
 namespace {
 
 struct Options {
-    std::string file, kernel, input = "iota", op = "sum", type = "float", cubin, include;
+    std::string file, kernel, launch, input = "iota", op = "sum", type = "float", cubin, include;
     long long n = -1;
     unsigned block = 8, grid = 0;
     double timeout = 10;
@@ -77,6 +79,7 @@ Options parse(int argc, char** argv) {
             return argv[++i];
         };
         if (a == "--kernel") o.kernel = value();
+        else if (a == "--launch") o.launch = value();
         else if (a == "--n") o.n = std::stoll(value());
         else if (a == "--block") o.block = unsigned(std::stoul(value()));
         else if (a == "--grid") o.grid = unsigned(std::stoul(value()));
@@ -95,7 +98,41 @@ Options parse(int argc, char** argv) {
     if (o.file.empty()) fail(2, "no file");
     if (o.type != "int" && o.type != "float" && o.type != "double" && o.type != "argmax") fail(2, "--type " + o.type);
     if (o.block == 0 || o.block > 1024) fail(2, "--block must be 1..1024");
+    if (!o.launch.empty() && !o.kernel.empty()) fail(2, "--launch and --kernel together");
     return o;
+}
+
+// One launch of a --launch plan (student/launch_syntax.h reads the same syntax in the lab; this is a plain regex).
+struct Planned {
+    std::string kernel;
+    unsigned grid = 1, block = 1, shared = 0;
+    std::vector<std::string> args;  // in, out, tmp, n, or an int literal
+};
+std::vector<Planned> parse_plan(const std::string& plan) {
+    std::vector<Planned> out;
+    std::stringstream s(plan);
+    std::string item;
+    const std::regex one(R"(^\s*([A-Za-z_][\w:]*(?:<[^<>]*>)?)\s*<<<\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(\d+)\s*)?>>>\s*\(([^)]*)\)\s*$)");
+    while (std::getline(s, item, ';')) {
+        if (item.find_first_not_of(" \t\n") == std::string::npos) continue;
+        std::smatch m;
+        if (!std::regex_match(item, m, one)) fail(2, "--launch: cannot read the launch `" + item + "`");
+        Planned p;
+        p.kernel = m[1];
+        p.grid = unsigned(std::stoul(m[2]));
+        p.block = unsigned(std::stoul(m[3]));
+        p.shared = m[4].matched ? unsigned(std::stoul(m[4])) : 0;
+        std::stringstream a(m[5].str());
+        std::string arg;
+        while (std::getline(a, arg, ',')) {
+            arg.erase(0, arg.find_first_not_of(" \t"));
+            arg.erase(arg.find_last_not_of(" \t") + 1);
+            if (!arg.empty()) p.args.push_back(arg);
+        }
+        out.push_back(p);
+    }
+    if (out.empty()) fail(2, "--launch: no launch in the plan");
+    return out;
 }
 
 // The source without comments: what the scans below read.
@@ -121,15 +158,15 @@ const char* kFloatLimits =
 
 struct Compiled {
     std::vector<char> cubin;
-    std::string symbol;
+    std::vector<std::string> symbols;  // one per kernel asked for
 };
 
-Compiled compile_nvrtc(const Options& o, const std::string& source, const std::string& kernel, int arch) {
+Compiled compile_nvrtc(const Options& o, const std::string& source, const std::vector<std::string>& kernels, int arch) {
     const char* header_text[] = {kFloatLimits, kFloatLimits};
     const char* header_name[] = {"cfloat", "float.h"};
     nvrtcProgram prog;
     check_nvrtc(nvrtcCreateProgram(&prog, source.c_str(), o.file.c_str(), 2, header_text, header_name), "nvrtcCreateProgram");
-    check_nvrtc(nvrtcAddNameExpression(prog, kernel.c_str()), "nvrtcAddNameExpression");
+    for (const std::string& kernel : kernels) check_nvrtc(nvrtcAddNameExpression(prog, kernel.c_str()), "nvrtcAddNameExpression");
     std::string inc = o.include;
     if (inc.empty()) {
         const char* home = getenv("CUDA_HOME");
@@ -147,10 +184,12 @@ Compiled compile_nvrtc(const Options& o, const std::string& source, const std::s
         fprintf(stderr, "%s\n", log.c_str());
         fail(2, "NVRTC could not compile " + o.file + ": " + nvrtcGetErrorString(r));
     }
-    const char* lowered = nullptr;
-    check_nvrtc(nvrtcGetLoweredName(prog, kernel.c_str(), &lowered), "nvrtcGetLoweredName");
     Compiled c;
-    c.symbol = lowered;
+    for (const std::string& kernel : kernels) {
+        const char* lowered = nullptr;
+        check_nvrtc(nvrtcGetLoweredName(prog, kernel.c_str(), &lowered), "nvrtcGetLoweredName");
+        c.symbols.push_back(lowered);
+    }
     size_t size = 0;
     check_nvrtc(nvrtcGetCUBINSize(prog, &size), "nvrtcGetCUBINSize");
     c.cubin.resize(size);
@@ -250,9 +289,23 @@ void wait_for(double timeout_s) {
     }
 }
 
-void launch(CUfunction f, unsigned grid, unsigned block, size_t shared, CUdeviceptr in, CUdeviceptr out, int n, double timeout) {
-    void* params[] = {&in, &out, &n};
-    check_cu(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, unsigned(shared), nullptr, params, nullptr), "cuLaunchKernel");
+// One launch with its arguments: a buffer's device pointer, or an int (n, a literal; the corpus's integer parameters
+// are 32 bits wide).
+void launch(CUfunction f, const Planned& p, CUdeviceptr in, CUdeviceptr out, CUdeviceptr tmp, int n, double timeout) {
+    std::vector<CUdeviceptr> pointers(p.args.size());
+    std::vector<int> ints(p.args.size());
+    std::vector<void*> params;
+    for (size_t k = 0; k < p.args.size(); ++k) {
+        const std::string& a = p.args[k];
+        if (a == "in" || a == "out" || a == "tmp") {
+            pointers[k] = a == "in" ? in : a == "out" ? out : tmp;
+            params.push_back(&pointers[k]);
+        } else {
+            ints[k] = a == "n" ? n : int(std::stoll(a));
+            params.push_back(&ints[k]);
+        }
+    }
+    check_cu(cuLaunchKernel(f, p.grid, 1, 1, p.block, 1, 1, p.shared, nullptr, params.data(), nullptr), "cuLaunchKernel");
     wait_for(timeout);
 }
 
@@ -261,18 +314,23 @@ void launch(CUfunction f, unsigned grid, unsigned block, size_t shared, CUdevice
 int main(int argc, char** argv) {
     Options o = parse(argc, argv);
     const std::string source = read_file(o.file), code = strip_comments(source);
-    const std::string kernel = o.kernel.empty() ? only_kernel(code) : o.kernel;
+    std::vector<Planned> plan;
+    if (!o.launch.empty()) plan = parse_plan(o.launch);
+    std::vector<std::string> kernels;
+    for (const Planned& p : plan)
+        if (std::find(kernels.begin(), kernels.end(), p.kernel) == kernels.end()) kernels.push_back(p.kernel);
+    if (plan.empty()) kernels.push_back(o.kernel.empty() ? only_kernel(code) : o.kernel);
     const bool has_main = std::regex_search(code, std::regex(R"(\bint\s+main\s*\()"));
-    const bool uses_atomic = code.find("atomic") != std::string::npos;
     if (has_main && o.cubin.empty()) fail(2, o.file + " has main(): NVRTC cannot compile host code; give --cubin (nvcc -cubin)");
 
     int arch = o.arch;
     if (o.compile_only) {
         if (!arch) arch = 90;
         if (!o.cubin.empty()) fail(2, "--compile-only compiles with NVRTC; a --cubin needs a GPU to look into");
-        const Compiled c = compile_nvrtc(o, source, kernel, arch);
-        printf("compiled %s for sm_%d: %s is %s (%zu bytes of cubin; second launch: %s)\n", o.file.c_str(), arch,
-               kernel.c_str(), c.symbol.c_str(), c.cubin.size(), uses_atomic ? "no, it uses atomics" : "when grid > 1");
+        const Compiled c = compile_nvrtc(o, source, kernels, arch);
+        for (size_t k = 0; k < kernels.size(); ++k)
+            printf("compiled %s for sm_%d: %s is %s (%zu bytes of cubin)\n", o.file.c_str(), arch, kernels[k].c_str(),
+                   c.symbols[k].c_str(), c.cubin.size());
         return 0;
     }
 
@@ -285,45 +343,50 @@ int main(int argc, char** argv) {
         arch = major * 10 + minor;
     }
     CUmodule mod;
-    CUfunction fn;
+    std::vector<CUfunction> fns(kernels.size());
     if (o.cubin.empty()) {
-        const Compiled c = compile_nvrtc(o, source, kernel, arch);
+        const Compiled c = compile_nvrtc(o, source, kernels, arch);
         check_cu(cuModuleLoadData(&mod, c.cubin.data()), "cuModuleLoadData");
-        check_cu(cuModuleGetFunction(&fn, mod, c.symbol.c_str()), "cuModuleGetFunction");
+        for (size_t k = 0; k < kernels.size(); ++k)
+            check_cu(cuModuleGetFunction(&fns[k], mod, c.symbols[k].c_str()), "cuModuleGetFunction");
     } else {
         const std::string bytes = read_file(o.cubin);
         check_cu(cuModuleLoadData(&mod, bytes.data()), "cuModuleLoadData (--cubin)");
-        fn = find_in_module(mod, kernel);
+        for (size_t k = 0; k < kernels.size(); ++k) fns[k] = find_in_module(mod, kernels[k]);
     }
 
     long long n = o.n;
     const std::vector<double> values = input_values(o, n);
     if (n <= 0 || n > (1ll << 30)) fail(2, "--n must be 1 .. 2^30");
-    const unsigned grid = o.grid ? o.grid : unsigned((n + o.block - 1) / o.block);
     const size_t elem = o.type == "double" ? 8 : 4, slot = o.type == "argmax" ? sizeof(ArgMaxPair) : elem;
-    const size_t shared = size_t(o.block) * elem;
+    if (plan.empty()) {  // the one contract launch
+        Planned p;
+        p.kernel = kernels[0];
+        p.grid = o.grid ? o.grid : unsigned((n + o.block - 1) / o.block);
+        p.block = o.block;
+        p.shared = unsigned(size_t(o.block) * elem);
+        p.args = {"in", "out", "n"};
+        plan.push_back(p);
+    }
+    unsigned largest = 1;
+    for (const Planned& p : plan) largest = std::max(largest, p.grid);
 
-    // `in` exactly n elements (a read past it is past the allocation, as compute-sanitizer memcheck sees it)
-    const std::vector<unsigned char> in_bytes = as_bytes(o.type, values), out_bytes = identity_slots(o, grid);
-    CUdeviceptr d_in, d_out;
+    // `in` exactly n elements, `out` and `tmp` one element per block of the largest grid (a read past one is past its
+    // allocation, as compute-sanitizer memcheck sees it)
+    const std::vector<unsigned char> in_bytes = as_bytes(o.type, values), out_bytes = identity_slots(o, largest);
+    CUdeviceptr d_in, d_out, d_tmp;
     check_cu(cuMemAlloc(&d_in, in_bytes.size()), "cuMemAlloc in");
     check_cu(cuMemAlloc(&d_out, out_bytes.size()), "cuMemAlloc out");
+    check_cu(cuMemAlloc(&d_tmp, out_bytes.size()), "cuMemAlloc tmp");
     check_cu(cuMemcpyHtoD(d_in, in_bytes.data(), in_bytes.size()), "copy in");
     check_cu(cuMemcpyHtoD(d_out, out_bytes.data(), out_bytes.size()), "copy out");
-    launch(fn, grid, o.block, shared, d_in, d_out, int(n), o.timeout);
-
-    CUdeviceptr d_result = d_out;
-    if (grid > 1 && !uses_atomic && o.type != "argmax") {  // the lab's second launch over the block partials
-        const std::vector<unsigned char> one = identity_slots(o, 1);
-        CUdeviceptr d_final;
-        check_cu(cuMemAlloc(&d_final, one.size()), "cuMemAlloc (second launch)");
-        check_cu(cuMemcpyHtoD(d_final, one.data(), one.size()), "copy (second launch)");
-        launch(fn, 1, o.block, shared, d_out, d_final, int(grid), o.timeout);
-        d_result = d_final;
-        printf("launches 2 (the second over %u partials)\n", grid);
-    } else {
-        printf("launches 1\n");
+    check_cu(cuMemcpyHtoD(d_tmp, out_bytes.data(), out_bytes.size()), "copy tmp");
+    for (const Planned& p : plan) {
+        const size_t k = size_t(std::find(kernels.begin(), kernels.end(), p.kernel) - kernels.begin());
+        launch(fns[k], p, d_in, d_out, d_tmp, int(n), o.timeout);
     }
+    printf("launches %zu\n", plan.size());
+    const CUdeviceptr d_result = d_out;
 
     std::vector<unsigned char> r(slot);
     check_cu(cuMemcpyDtoH(r.data(), d_result, slot), "copy the result back");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/gpu/plain/run_corpus_on_gpu.sh [OUTDIR] — the plain-CUDA corpus (tests/cuda/corpus) on the GPU: every manifest
-# line launched as the lab launches it (plain_launch: NVRTC, the launch contract, the lab's second launch), its
+# line launched as the lab launches it (plain_launch: NVRTC, the launch contract: the kernel once, or the line's
+# --launch plan, launch after launch; no launch of the lab's own), its
 # result against the expert's expected one; the course program's main() built with nvcc and run as it is; then
 # compute-sanitizer on every line: racecheck and synccheck on the clean ones (they must be clean), racecheck,
 # synccheck, memcheck and initcheck on the buggy ones (what the tools say is recorded, never a failure).
@@ -59,6 +60,10 @@ while IFS= read -r line; do
   file=$(trim "$file"); flags=$(trim "$flags"); type=$(trim "${type#*type=}")
   want_exit=$(trim "${want_exit#*exit=}"); want_result=$(trim "${want_result#*result=}")
   k=$((k + 1)); log=$out/logs/$k-${file%.cu}.log
+  # A line the lab refuses as bad input (result=error: a plan argument that does not fit the kernel) has nothing to run.
+  if [ "$want_result" = error ]; then
+    echo "| $file | \`$flags\` | not run | bad input (exit $want_exit) | n/a |" >>"$report"; continue
+  fi
   read -ra args <<<"$flags"
   extra=()
   if grep -qE '\bint[[:space:]]+main[[:space:]]*\(' "$corpus/$file"; then
