@@ -271,7 +271,7 @@ int main(int argc, char** argv) {
         return fail(3, "plain CUDA (a file without RL_KERNEL) needs the lab built with LLVM 14 (llvm-14-dev)");
 #endif
     }
-    if (plain && a.kernel.empty() && rl::student::main_function_line(source) > 0) {
+    if (plain && a.kernel.empty() && a.launch.empty() && rl::student::main_function_line(source) > 0) {
 #ifdef RLAB_HAVE_SIMT
         try {
             return run_program_file(a, source);

@@ -76,7 +76,7 @@ int check_kernel_file(const CheckArgs& a) {
         print_hazards(std::cout, *t);
         print_result(std::cout, *t, an);
     }
-    return t->hazards.empty() && !wrong_result(an) ? 0 : 1;
+    return t->hazards.empty() && !wrong_result(an) && rc == 0 ? 0 : 1;  // rc 1: a program whose main() failed
 }
 
 }  // namespace

@@ -28,12 +28,22 @@ void add_kernel_name_option(CLI::App& cmd, lab::KernelSettings& k) {
         ->type_name("PLAN");
 }
 
-std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc) {
+std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc, ProgramRun* program) {
     std::string note;
     const student::KernelRequest request = lab::kernel_request(k, &note);
     student::KernelOutcome o = student::run_kernel(request);
+    if (program) *program = {o.program, o.program_output, o.program_failure};
+    // A program that stopped early still shows what it printed, before the line that says why it stopped.
+    if ((!program || !o.ok) && !o.program_output.empty()) {
+        (o.ok ? std::cerr : std::cout) << o.program_output << (o.program_output.back() == '\n' ? "" : "\n");
+        std::cout.flush();
+    }
     if (o.ok) {
         if (!note.empty()) deferred_note() = note;
+        if (!program && !o.program_failure.empty()) {
+            std::cerr << "rlab: " << k.file << ": " << one_line(o.program_failure) << "\n";
+            rc = 1;
+        }
         return std::move(o.trace);
     }
     for (const student::Diagnostic& d : o.diagnostics)

@@ -22,7 +22,16 @@ void add_kernel_name_option(CLI::App& cmd, lab::KernelSettings& k);
 // one-line reason are on stderr, `rc` is the exit code (2: it did not compile, or the request was bad; 1: it
 // compiled and then failed as a program: hung, past the time limit, an index out of range) and nullopt is returned.
 // Throws rl::Error for a bad request (main prints it, exit 2).
-std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc);
+// A plain CUDA program with main() (docs/plain-cuda.md, "Programs with main()"): what it printed, passed through by
+// the caller, and why it failed as a program although it was recorded ("the program's main() returned 3").
+struct ProgramRun {
+    bool program = false;
+    std::string output;
+    std::string failure;
+};
+// Without `program`, a program's output goes to stderr (so that stdout keeps the command's own report) and its failure
+// makes rc 1 with the line on stderr; with it, the caller prints both where its format allows.
+std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc, ProgramRun* program = nullptr);
 
 // The two header lines of a student kernel's report: the file (and the kernel --kernel named), its sizes and
 // operator, and where it ran.

@@ -38,8 +38,15 @@ int run_run(const KernelRunArgs& a) {
     if (a.format != "board" && a.format != "json" && a.format != "chrome")
         throw Error("--format " + one_line(a.format) + ": expected board, json or chrome");
     int rc = 0;
-    const std::optional<Trace> trace = run_kernel_file(a.kernel, rc);
+    ProgramRun program;
+    const std::optional<Trace> trace = run_kernel_file(a.kernel, rc, &program);
     if (!trace) return rc;
+    // A program's own output first, as it printed it: on stdout unless the trace itself goes there as JSON.
+    if (!program.output.empty()) {
+        std::ostream& out = a.format == "board" || !a.output.empty() ? std::cout : std::cerr;
+        out << program.output << (program.output.back() == '\n' ? "" : "\n");
+        out.flush();
+    }
     const Trace& t = *trace;
     const Analysis an = analyze(t);
     auto write = [&](std::ostream& out) {
@@ -62,7 +69,8 @@ int run_run(const KernelRunArgs& a) {
         write_file_atomically(a.output, write);  // a failed write leaves no truncated file
         std::cerr << "rlab: wrote " << t.events.size() << " events to " << a.output << "\n";
     }
-    return t.hazards.empty() && !wrong_result(an) ? 0 : 1;
+    if (!program.failure.empty()) std::cerr << "rlab: " << a.kernel.file << ": " << one_line(program.failure) << "\n";
+    return t.hazards.empty() && !wrong_result(an) && program.failure.empty() ? 0 : 1;
 }
 
 }  // namespace rl::cli

@@ -100,7 +100,13 @@ while IFS= read -r line; do
     problems=()
     [ "$code" -eq "$want_exit" ] || problems+=("exit $code, expected $want_exit")
     summary=""
-    if [ "$want_result" = none ]; then
+    if [ "$want_result" = error ]; then
+        # A run that must give no trace, only a line (bad input: a program that never launches): its words are the
+        # manifest's `where:` text.
+        want_line=$(sed -n 's/.*| where: //p' <<<"$line")
+        grep -qF -- "$want_line" "$tmp/err" || problems+=("stderr lacks \"$want_line\": $(head -c 200 "$tmp/err")")
+        [ ! -s "$tmp/r.json" ] || problems+=("a trace was written")
+    elif [ "$want_result" = none ]; then
         grep -qE "step budget|did not finish" "$tmp/err" ||
             problems+=("no step budget or time limit named on stderr: $(head -c 160 "$tmp/err")")
     elif [ -s "$tmp/r.json" ]; then

@@ -31,7 +31,8 @@ expect 1 "run --kernel harris6<64>" -- "$RLAB" run "$harris6" --kernel "harris6<
 contains out "(kernel harris6<64>)" "the header names the instance"
 contains out "^result    134225920$" "Harris 6 over 1..16384"
 contains out "implicit-warp-sync" "Harris 6's last warp without __syncwarp"
-# A template the file launches itself (main's <<< >>>) is the file's one kernel: it runs without --kernel.
+# A template the file launches itself (a host function's <<< >>>) is the file's one kernel: it runs without --kernel.
+# (A host function other than main(): a file with main() and no --kernel runs as a program, below.)
 cat >"$tmp/launched.cu" <<'CU'
 template <int B>
 __global__ void tile_sum(const float* in, float* out, int n) {
@@ -40,13 +41,11 @@ __global__ void tile_sum(const float* in, float* out, int n) {
     for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
     if (threadIdx.x % 32 == 0) atomicAdd(out, v);
 }
-int main() {
-    float *in = nullptr, *out = nullptr;
+void launch_it(const float* in, float* out) {
     tile_sum<64><<<1, 64>>>(in, out, 64);
-    return 0;
 }
 CU
-expect 0 "a template its main() launches runs without --kernel" -- "$RLAB" run "$tmp/launched.cu" --n 64 --block 64 --backend cpu
+expect 0 "a template its host code launches runs without --kernel" -- "$RLAB" run "$tmp/launched.cu" --n 64 --block 64 --backend cpu
 contains out "^result    2080$" "the launched instance over 1..64"
 expect 0 "the same by its bare name (one instance)" -- "$RLAB" run "$tmp/launched.cu" --kernel tile_sum --n 64 --block 64 --backend cpu
 
@@ -62,9 +61,16 @@ bad() {  # bad DESCRIPTION PATTERN -- command...
     one_line_error "$what"
     contains err "$pattern" "$what: the message"
 }
+# A file with main() and no --kernel runs as a program (docs/plain-cuda.md, Programs with main()): the course file's
+# kernels without its main() are the file of several kernels that needs a name.
+mkdir -p "$tmp/kernels-only"
+sed '/^int main()/,$d' "$course" >"$tmp/kernels-only/course_two_kernels.cu"
 bad "several kernels, no --kernel" \
     "course_two_kernels.cu: the file has 2 kernels (block_partials, finish_sum): name the one to run with --kernel NAME$" \
-    -- "$RLAB" run "$course" --n 4096 --block 256 --backend cpu
+    -- "$RLAB" run "$tmp/kernels-only/course_two_kernels.cu" --n 4096 --block 256 --backend cpu
+expect 0 "the file with its main(), no --kernel: the program runs" -- "$RLAB" run "$course" --backend cpu
+contains out "^sum of 1..4096 = 8390656 (expected 8390656)$" "the program's own output, passed through"
+contains out "^result    8390656$" "its two launches recorded: the result it copies back"
 bad "a name not in the file" \
     "--kernel finish: the file has no kernel finish (its kernels: block_partials, finish_sum)$" \
     -- "$RLAB" run "$course" --kernel finish --n 256 --block 256 --backend cpu

@@ -192,10 +192,11 @@ private slots:
     }
 
     // A plain CUDA file of two kernels: the run says to name one (one line listing both), the kernel field lists
-    // both, a pick runs that one, and a typed name the file lacks is refused with the list again.
+    // both, a pick runs that one, and a typed name the file lacks is refused with the list again. (The course file
+    // without its main(): with main() and no name it runs as a program.)
     void names_the_kernel_of_a_plain_cuda_file() {
-        const QString path =
-            student_file("student_two_kernels.cu", read(QString(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/course_two_kernels.cu"));
+        const QByteArray course = read(QString(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/course_two_kernels.cu");
+        const QString path = student_file("student_two_kernels.cu", course.left(course.indexOf("int main()")));
         qt::Classroom c;
         Schedule sizes;
         sizes.n = 256;

@@ -302,3 +302,118 @@ TEST_CASE("a kernel clang does not know from the module is an invalid device fun
 }
 
 }  // namespace rl::student::host_program_tests
+
+// ---- whole programs through rlab-kernel-runner (student::run_kernel), on the SIMT emulator ----------------------
+namespace rl::student::host_program_runs {
+namespace {
+
+KernelOutcome run_program_file(const std::string& name) {
+    KernelRequest r;
+    r.file = std::string(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/" + name;
+    r.time_limit_s = 60;
+    return run_kernel(r);
+}
+
+float f32_of(uint64_t bits) {
+    const uint32_t low = uint32_t(bits);
+    float f;
+    std::memcpy(&f, &low, 4);
+    return f;
+}
+
+}  // namespace
+
+TEST_CASE("a course's two-launch program runs as it is: both launches in one trace, its output, its result") {
+    if (cuda_clang().empty()) {
+        MESSAGE("SKIPPED: clang-14 is not installed (the plain CUDA front end needs it)");
+        return;
+    }
+    const KernelOutcome o = run_program_file("program_two_kernels.cu");
+    INFO(o.error);
+    INFO(o.compiler_log);
+    REQUIRE(o.ok);
+    CHECK(o.program);
+    CHECK(o.program_failure.empty());
+    // 8192 elements i % 97 - 40: 84 cycles of 776 and 0..43 less 40 each (-814), by hand: 64370.
+    CHECK(o.program_output == "sum of 8192 elements = 64370 (expected 64370): correct\n");
+    const Trace& t = o.trace;
+    REQUIRE(t.launches.size() == 2);
+    CHECK(t.launches[0].grid == 32);
+    CHECK(t.launches[0].block == 128);
+    CHECK(t.launches[0].shared_bytes == 512);
+    CHECK(t.launches[0].first_block == 0);
+    CHECK(t.launches[1].grid == 1);
+    CHECK(t.launches[1].block == 128);
+    CHECK(t.launches[1].first_block == 32);
+    CHECK(t.schedule.n == 8192);
+    CHECK(t.schedule.type == DType::I32);
+    CHECK(t.schedule.op == Op::Sum);
+    REQUIRE(t.inputs.size() == 8192);
+    CHECK(t.inputs[100] == double(100 % 97 - 40));
+    CHECK(int32_t(uint32_t(t.result_value)) == 64370);
+    CHECK(t.hazards.empty());
+}
+
+TEST_CASE("a program's main() that returns non-zero fails the run after its launch is recorded") {
+    if (cuda_clang().empty()) {
+        MESSAGE("SKIPPED: clang-14 is not installed (the plain CUDA front end needs it)");
+        return;
+    }
+    const KernelOutcome o = run_program_file("program_main_returns_3.cu");
+    INFO(o.error);
+    REQUIRE(o.ok);
+    CHECK(o.program_failure == "the program's main() returned 3");
+    CHECK(o.program_output == "sum = 32896\n");  // 1 + ... + 256
+    REQUIRE(o.trace.launches.size() == 1);
+    CHECK(f32_of(o.trace.result_value) == 32896.0f);
+}
+
+TEST_CASE("a program that never launches is bad input, said in one line") {
+    if (cuda_clang().empty()) {
+        MESSAGE("SKIPPED: clang-14 is not installed (the plain CUDA front end needs it)");
+        return;
+    }
+    const KernelOutcome o = run_program_file("program_never_launches.cu");
+    CHECK(!o.ok);
+    CHECK(o.failure == KernelFailure::BadInput);
+    CHECK(o.error == "the program's main() returned 0 without launching a kernel: the lab records kernel launches "
+                     "(kernel<<<grid, block>>>(...)); to run one kernel alone, name it with --kernel");
+    CHECK(o.program_output == "sum = 0\n");  // memory the lab's cudaMalloc leaves unwritten reads as 0 on the host side
+}
+
+}  // namespace rl::student::host_program_runs
+
+namespace rl::student::host_program_tests {
+
+TEST_CASE("a CUDA call from a second host thread fails and is remembered, without ending the process") {
+    SKIP_WITHOUT_CLANG();
+    RecordingDevice dev;
+    TempFolder tmp;
+    const std::string file = (tmp.path / "threads.cu").string();
+    const std::string src = R"(#include <cstdio>
+#include <thread>
+int main() {
+    int e = -1;
+    std::thread t([&] { float* p; e = cudaMalloc(&p, 4); });
+    t.join();
+    printf("%d\n", e);
+    return 0;
+}
+)";
+    std::ofstream(file) << src;
+    HostProgramCompile c = compile_cuda_host_program(file, src);
+    INFO(c.log);
+    REQUIRE(c.ok);
+    ProgramRuntime runtime(dev);
+    const std::string out = (tmp.path / "out.txt").string();
+    const ProgramOutcome o = run_host_program(*c.program, file, runtime, out);
+    CHECK(o.end == ProgramOutcome::Returned);
+    std::ifstream f(out);
+    std::string printed;
+    std::getline(f, printed);
+    CHECK(printed == "999");  // cudaErrorUnknown
+    CHECK(runtime.thread_problem().rfind("cudaMalloc was called from a second host thread", 0) == 0);
+    CHECK(dev.buffers.empty());
+}
+
+}  // namespace rl::student::host_program_tests
