@@ -223,7 +223,10 @@ bool LabState::take_measurement() {
     if (!bench_job->finished()) return false;
     std::string err;
     if (std::optional<BenchReport> r = bench_job->take(&err)) {
-        timings = measured_timings(std::move(*r));
+        Timings fresh = measured_timings(std::move(*r));
+        fresh.kernel = std::move(timings.kernel);  // a timed kernel's rows (--kernel-timing) stay above the new plot
+        fresh.kernel_file = std::move(timings.kernel_file);
+        timings = std::move(fresh);
         timings_note.clear();
     } else {
         timings_note = err;
