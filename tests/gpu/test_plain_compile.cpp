@@ -11,6 +11,7 @@
 #include "core/kernel_timing.h"
 #include "cuda/plain_compile.h"
 #include "student/cuda_source.h"
+#include "student/launch_syntax.h"
 
 namespace {
 
@@ -33,7 +34,8 @@ struct Case {
     std::string file, kernel, type;  // type: the manifest's int | float | double | argmax
 };
 
-// One case per (file, kernel) of the manifest: the --kernel it names, else the file's only kernel.
+// One case per (file, kernel) of the manifest: the kernels of its --launch plan, the --kernel it names, else the file's
+// only kernel.
 std::vector<Case> corpus_cases() {
     std::ifstream m(kCorpus + "manifest.txt");
     std::string line;
@@ -50,15 +52,22 @@ std::vector<Case> corpus_cases() {
         c.type = fields[2].substr(fields[2].find('=') + 1);
         const std::string source = text_of(kCorpus + c.file);
         if (rl::student::main_function_line(source)) continue;  // a program: --time refuses it (NVRTC has no host side)
-        if (const size_t k = fields[1].find("--kernel "); k != std::string::npos) {
-            std::stringstream flags(fields[1].substr(k + 9));
-            flags >> c.kernel;
-        } else {
+        std::vector<std::string> kernels;  // every kernel of a --launch plan (written without blanks), or --kernel's
+        std::stringstream flags(fields[1]);
+        for (std::string flag, value; flags >> flag;) {
+            if (flag == "--launch" && flags >> value)
+                for (const rl::student::PlannedLaunch& l : rl::student::parse_launch_plan(value)) kernels.push_back(l.kernel);
+            if (flag == "--kernel" && flags >> value) kernels.push_back(value);
+        }
+        if (kernels.empty()) {
             const auto declared = rl::student::cuda_kernel_declarations(source);
             REQUIRE_MESSAGE(declared.size() == 1, c.file);
-            c.kernel = declared[0].name;
+            kernels.push_back(declared[0].name);
         }
-        if (seen.insert(c.file + " " + c.kernel).second) out.push_back(c);
+        for (const std::string& k : kernels) {
+            c.kernel = k;
+            if (seen.insert(c.file + " " + c.kernel).second) out.push_back(c);
+        }
     }
     return out;
 }
