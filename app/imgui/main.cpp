@@ -112,9 +112,9 @@ int main(int argc, char** argv) {
         const render::Scene& scene = lab::frame_scene(s, s.canvas.w, s.canvas.h);
         // What this frame shows: the canvas's scene (which build, where, on which background), ImGui's draw lists
         // and the window's size. While those bytes repeat, the window already shows this frame.
-        content.clear();
-        content.append(reinterpret_cast<const char*>(&s.scene_builds), sizeof s.scene_builds);
-        for (float v : {s.canvas.x, s.canvas.y, s.dark ? 1.0f : 0.0f}) content.append(reinterpret_cast<const char*>(&v), sizeof v);
+        content.clear();  // keeps its capacity: the draw lists' bytes are appended every frame
+        content += lab::shown_scene_bytes(s);
+        for (float v : {s.canvas.x, s.canvas.y}) content.append(reinterpret_cast<const char*>(&v), sizeof v);
         lab::append_draw_data(content, *ImGui::GetDrawData());
         // A frame that changed nothing puts nothing on screen: the window still shows the last one (an expose, a
         // resize or a screenshot draws it again). On llvmpipe drawing the 1600x900 window costs ~20 ms whatever the

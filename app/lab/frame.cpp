@@ -17,6 +17,12 @@ render::Scene build_frame(const LabState& s, const render::View& v) {
                        : render::build_scene(s.trace, s.layout, s.cursor, v);
 }
 
+std::string shown_scene_bytes(const LabState& s) {
+    std::string b(reinterpret_cast<const char*>(&s.scene_builds), sizeof s.scene_builds);
+    b += s.dark ? 'd' : 'l';
+    return b;
+}
+
 const render::Scene& frame_scene(LabState& s, float w, float h) {
     const bool follow = s.presenter && !s.time_view;
     if (follow) {

@@ -15,6 +15,10 @@ render::Scene build_frame(const LabState& s, const render::View& v);
 // from it). The time view when s.time_view, else the steps. Built only when its SceneKey (lab_state.h) differs
 // from the last one's; otherwise s.last_scene is returned as it is (s.scene_builds counts the builds).
 const render::Scene& frame_scene(LabState& s, float w, float h);
+// Bytes that name the canvas picture frame_scene() last made: the scene's build (any change of view, step, trace,
+// selection or theme builds a new one) and the background. A front end that keeps its picture (the lab bench's
+// window, the classroom's canvas image) draws again only when these, or what it adds (its panels, its size), change.
+std::string shown_scene_bytes(const LabState& s);
 // The wheel: zoom by `factor` about the canvas point (x, y), in whichever view is shown.
 void zoom(LabState& s, float factor, float x, float y);
 // A drag by (dx, dy) canvas pixels.

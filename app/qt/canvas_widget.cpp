@@ -54,9 +54,7 @@ void CanvasWidget::update_image() {
     const int w = std::max(1, int(width() * dpr)), h = std::max(1, int(height() * dpr));
     const render::Scene& scene = lab::frame_scene(c_.lab, float(w), float(h));
     if (!ensure_gl()) return;
-    // What the picture shows: the scene's build (a new one for any change of view, step or theme) and its background.
-    std::string content(reinterpret_cast<const char*>(&c_.lab.scene_builds), sizeof c_.lab.scene_builds);
-    content += c_.lab.dark ? 'd' : 'l';
+    const std::string content = lab::shown_scene_bytes(c_.lab);  // which scene, on which background
     if (!kept_->stale(w, h, content) && image_.size() == QSize(w, h)) return;
     if (!context_->makeCurrent(surface_.get())) return;
     // --msaa where it pays: multisampling changes only edges the shaders do not smooth (render::has_hard_edges).

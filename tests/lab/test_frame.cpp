@@ -233,3 +233,29 @@ TEST_CASE("frame: unchanged frames build no scene; each change of what is seen b
     CHECK(g.scene_builds == 3);
     CHECK(json_of(g.last_scene) == fresh_json(g));
 }
+
+// The bytes a front end compares before drawing again (app/imgui/main.cpp, app/qt/canvas_widget.cpp): equal while
+// frames change nothing, different after a step, a theme or a new trace.
+TEST_CASE("frame: the shown scene's bytes change exactly when what the canvas shows changes") {
+    LabState s = eight_threads();
+    frame_scene(s, 800, 500);
+    const std::string first = shown_scene_bytes(s);
+    for (int i = 0; i < 5; ++i) {
+        frame_scene(s, 800, 500);
+        CHECK(shown_scene_bytes(s) == first);
+    }
+    s.cursor.step = 1;
+    frame_scene(s, 800, 500);
+    const std::string stepped = shown_scene_bytes(s);
+    CHECK(stepped != first);
+    s.dark = !s.dark;
+    CHECK(shown_scene_bytes(s) != stepped);  // the background alone, before the scene is rebuilt
+    frame_scene(s, 800, 500);
+    const std::string themed = shown_scene_bytes(s);
+    s.dark = !s.dark;
+    frame_scene(s, 800, 500);
+    // Back to the first theme: a new build, so new bytes, although the picture equals an earlier one (a redraw
+    // too many is harmless; a stale picture would not be).
+    CHECK(shown_scene_bytes(s) != themed);
+    CHECK(shown_scene_bytes(s) != stepped);
+}
