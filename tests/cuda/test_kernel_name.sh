@@ -20,16 +20,21 @@ fi
 expect 0 "run --kernel finish_sum" -- "$RLAB" run "$course" --kernel finish_sum --n 256 --block 256 --backend cpu
 contains out "course_two_kernels.cu (kernel finish_sum): n 256, block 256" "the header names the kernel"
 contains out "^result    32896$" "finish_sum over 1..256"
-expect 0 "run --kernel block_partials" -- "$RLAB" run "$course" --kernel block_partials --n 4096 --block 256 --backend cpu
-contains out "^result    8390656$" "block_partials and the lab's second launch over 1..4096"
-expect 0 "check FILE.cu --kernel block_partials" -- "$RLAB" check "$course" --kernel block_partials --n 4096 --block 256 --backend cpu
+# The kernel runs once, as named (no second launch of the lab's own): out[0] is block 0's partial, 1 + ... + 256 =
+# 32896, not the sum of 1..4096 (a wrong result: exit 1); the program's own two launches are a --launch plan.
+expect 1 "run --kernel block_partials" -- "$RLAB" run "$course" --kernel block_partials --n 4096 --block 256 --backend cpu
+contains out "^result    32896$" "block_partials once over 1..4096: block 0's partial"
+expect 0 "run --launch block_partials; finish_sum" -- "$RLAB" run "$course" --n 4096 \
+    --launch "block_partials<<<16, 256, 1024>>>(in, tmp, n); finish_sum<<<1, 256, 1024>>>(tmp, out, 16)" --backend cpu
+contains out "^result    8390656$" "block_partials then finish_sum over 1..4096"
+expect 0 "check FILE.cu --kernel block_partials" -- "$RLAB" check "$course" --kernel block_partials --n 256 --block 256 --backend cpu
 contains out "(kernel block_partials)" "check's header names the kernel"
 contains out "no hazards" "check: clean"
 
 # ---- a template's instance the file never launches, by its arguments
 expect 1 "run --kernel harris6<64>" -- "$RLAB" run "$harris6" --kernel "harris6<64>" --n 16384 --block 64 --grid 128 --backend cpu
 contains out "(kernel harris6<64>)" "the header names the instance"
-contains out "^result    134225920$" "Harris 6 over 1..16384"
+contains out "^result    8256$" "Harris 6 once over 1..16384: block 0's partial, 1 + ... + 128"
 contains out "implicit-warp-sync" "Harris 6's last warp without __syncwarp"
 # A template the file launches itself (a host function's <<< >>>) is the file's one kernel: it runs without --kernel.
 # (A host function other than main(): a file with main() and no --kernel runs as a program, below.)
