@@ -467,6 +467,7 @@ private slots:
         QVERIFY(out.contains("frame ms: p50"));
         // Repaints that change nothing draw the scene kept: the trace is not folded again (app/lab/frame.h).
         QVERIFY(out.contains("scenes built during the timed frames: 0\n"));
+        QVERIFY(out.contains("frames drawn during the timed frames: 0 "));  // the kept canvas image was painted
         // --bench-file with a file that is not there: exit 2, one line.
         p.start(RLAB_QT_EXE, {"--bench-file", dir + "/missing.json", "--quit"});
         QVERIFY(p.waitForFinished(60000));
