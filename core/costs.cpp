@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <map>
+#include <iterator>
+#include <tuple>
 
 namespace rl {
 
@@ -22,17 +23,22 @@ uint32_t shared_slot_bytes(const Trace& t) {
 uint32_t bank_conflict_degree(const uint32_t* slots, uint32_t count, uint32_t slot_bytes) {
     if (count == 0) return 0;
     slot_bytes = std::max<uint32_t>(1, slot_bytes);
-    std::vector<uint64_t> words;
-    words.reserve(size_t(count) * ((slot_bytes + kBankWordBytes - 1) / kBankWordBytes + 1));
+    // A warp's access has at most 32 slots of at most 16 bytes (5 words when unaligned): the stack holds the usual case.
+    const size_t per_slot = (slot_bytes + kBankWordBytes - 1) / kBankWordBytes + 1;
+    uint64_t stack[32 * 5];
+    std::vector<uint64_t> heap;
+    uint64_t* words = stack;
+    if (size_t(count) * per_slot > std::size(stack)) heap.resize(size_t(count) * per_slot), words = heap.data();
+    size_t n = 0;
     for (uint32_t i = 0; i < count; ++i) {
         const uint64_t first = uint64_t(slots[i]) * slot_bytes, last = first + slot_bytes - 1;
-        for (uint64_t w = first / kBankWordBytes; w <= last / kBankWordBytes; ++w) words.push_back(w);
+        for (uint64_t w = first / kBankWordBytes; w <= last / kBankWordBytes; ++w) words[n++] = w;
     }
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());  // one word read by many lanes: a broadcast
+    std::sort(words, words + n);
+    n = size_t(std::unique(words, words + n) - words);  // one word read by many lanes: a broadcast
     uint32_t per_bank[kSharedBanks] = {};
     uint32_t worst = 0;
-    for (uint64_t w : words) worst = std::max(worst, ++per_bank[w % kSharedBanks]);
+    for (size_t i = 0; i < n; ++i) worst = std::max(worst, ++per_bank[words[i] % kSharedBanks]);
     return worst;
 }
 
@@ -57,33 +63,79 @@ public:
         for (const Event& e : t_.events) steps = std::max<uint32_t>(steps, uint32_t(e.step) + 1);
         r_.steps.assign(steps, StepCosts{});
         lives(steps);
-        // Counting sort by step; within a step, by block and warp (stable: each lane's events keep program order).
-        std::vector<uint32_t> start(size_t(steps) + 1, 0), order(n);
-        for (const Event& e : t_.events) ++start[size_t(e.step) + 1];
-        for (uint32_t s = 0; s < steps; ++s) start[s + 1] += start[s];
-        {
-            std::vector<uint32_t> at(start.begin(), start.end() - 1);
-            for (uint32_t i = 0; i < n; ++i) order[at[t_.events[i].step]++] = i;
-        }
-        auto key = [&](uint32_t i) { return (uint64_t(t_.events[i].block) << 16) | t_.events[i].warp(); };
-        auto by_warp = [&](uint32_t a, uint32_t b) { return key(a) < key(b); };
-        for (uint32_t s = 0; s < steps; ++s) {
-            uint32_t* first = order.data() + start[s];
-            uint32_t* last = order.data() + start[s + 1];
-            if (!std::is_sorted(first, last, by_warp)) std::stable_sort(first, last, by_warp);
-            for (uint32_t* run = first; run != last;) {
-                uint32_t* end = run;
-                while (end != last && key(*end) == key(*run)) ++end;
-                warp_step(uint16_t(s), run, end);
+        // Warp-steps are read in (step, block, warp) order, each lane's events in program order. Student and GPU traces
+        // come in that order already; the emulator's come a block at a time, sorted here block by block while its
+        // events are in the cache; anything else by two stable counting sorts over the whole trace.
+        auto same = [&](uint32_t a, uint32_t b) {
+            const Event &x = t_.events[a], &y = t_.events[b];
+            return x.step == y.step && x.block == y.block && x.warp() == y.warp();
+        };
+        auto walk = [&](const uint32_t* first, const uint32_t* last) {
+            for (const uint32_t* run = first; run != last;) {
+                const uint32_t* end = run + 1;
+                while (end != last && same(*end, *run)) ++end;
+                warp_step(t_.events[*run].step, run, end);
                 run = end;
             }
+        };
+        auto key = [&](uint32_t i) {
+            const Event& e = t_.events[i];
+            return std::make_tuple(e.step, e.block, e.warp());
+        };
+        bool ordered = true;
+        size_t runs = 1;
+        for (uint32_t i = 1; i < n && ordered; ++i) ordered = !(key(i) < key(i - 1));
+        for (uint32_t i = 1; i < n; ++i) runs += t_.events[i].block != t_.events[i - 1].block;
+        std::vector<uint32_t> order;
+        if (ordered) {
+            order.resize(n);
+            for (uint32_t i = 0; i < n; ++i) order[i] = i;
+            walk(order.data(), order.data() + n);
+        } else if (runs == blocks_.size()) {
+            std::vector<uint64_t> keyed;
+            for (uint32_t b0 = 0; b0 < n;) {
+                uint32_t b1 = b0 + 1;
+                while (b1 < n && t_.events[b1].block == t_.events[b0].block) ++b1;
+                keyed.clear();
+                for (uint32_t i = b0; i < b1; ++i)  // step, warp (< 2048: 16-bit threads), then the event's place
+                    keyed.push_back(uint64_t(t_.events[i].step) << 48 | uint64_t(t_.events[i].warp()) << 37 | (i - b0));
+                std::sort(keyed.begin(), keyed.end());
+                order.resize(keyed.size());
+                for (size_t k = 0; k < keyed.size(); ++k) order[k] = b0 + uint32_t(keyed[k] & ((1ull << 37) - 1));
+                walk(order.data(), order.data() + order.size());
+                b0 = b1;
+            }
+            std::stable_sort(r_.accesses.begin(), r_.accesses.end(),
+                             [](const SharedAccess& a, const SharedAccess& b) { return std::tie(a.step, a.block, a.warp) < std::tie(b.step, b.block, b.warp); });
+        } else {
+            std::vector<uint64_t> warp_base(blocks_.size() + 1, 0);
+            for (size_t b = 0; b < blocks_.size(); ++b) warp_base[b + 1] = warp_base[b] + (thread_base_[b + 1] - thread_base_[b] + 31) / 32;
+            std::vector<uint32_t> warp_of(n), by_warp(n);
+            uint32_t cached = kNoEvent;
+            size_t b = 0;
+            for (uint32_t i = 0; i < n; ++i) {
+                const Event& e = t_.events[i];
+                if (e.block != cached) cached = e.block, b = instance(e.block);
+                warp_of[i] = uint32_t(warp_base[b] + e.warp());
+            }
+            std::vector<uint32_t> at(size_t(warp_base.back()) + 1, 0);
+            for (uint32_t i = 0; i < n; ++i) ++at[size_t(warp_of[i]) + 1];
+            for (size_t w = 1; w < at.size(); ++w) at[w] += at[w - 1];
+            for (uint32_t i = 0; i < n; ++i) by_warp[at[warp_of[i]]++] = i;
+            std::vector<uint32_t> start(size_t(steps) + 1, 0);
+            for (const Event& e : t_.events) ++start[size_t(e.step) + 1];
+            for (uint32_t s = 0; s < steps; ++s) start[s + 1] += start[s];
+            order.resize(n);
+            for (uint32_t i : by_warp) order[start[t_.events[i].step]++] = i;
+            walk(order.data(), order.data() + n);
         }
         for (const StepCosts& c : r_.steps) {
             r_.lane_steps += c.lanes;
             r_.live_lane_steps += c.live;
             r_.active_lane_steps += c.active;
         }
-        for (auto& [line, c] : lines_) r_.lines.push_back(c);
+        for (const LineCost& c : lines_)
+            if (c.accesses || c.divergent_warp_steps) r_.lines.push_back(c);
         return std::move(r_);
     }
 
@@ -95,10 +147,15 @@ private:
     std::vector<uint32_t> blocks_;        // the block instances, ascending
     std::vector<uint64_t> thread_base_;   // per instance: index of its thread 0 in last_step_
     std::vector<int32_t> last_step_;      // per thread of every instance: the step of its last event, -1: none
-    std::map<uint32_t, LineCost> lines_;
+    std::vector<LineCost> lines_;  // indexed by line (source lines are small numbers)
+    LineCost& line_cost(uint32_t line) {
+        if (line >= lines_.size()) lines_.resize(size_t(line) + 1);
+        lines_[line].line = line;
+        return lines_[line];
+    }
 
     uint32_t line_of(uint32_t i) const {
-        if (!ev_lines_.empty()) return i < ev_lines_.size() ? ev_lines_[i] : 0;
+        if (!ev_lines_.empty()) return i < ev_lines_.size() && ev_lines_[i] <= 0xffff ? ev_lines_[i] : 0;  // lines_ is by line
         return i < t_.lines.size() ? t_.lines[i] : 0;
     }
     // Threads of a block instance, as the checker counts them: a plain CUDA launch's own block size; the second
@@ -178,18 +235,12 @@ private:
     struct Access {
         uint32_t line;
         EventKind kind;
-        uint32_t ordinal;
         uint32_t event;
         uint32_t lanes;
-        std::vector<uint32_t> slots;
-    };
-    struct Seen {
-        uint32_t lane, line;
-        EventKind kind;
         uint32_t count;
+        uint32_t slots[32];  // one per lane: a lane's k-th access here is the k-th instruction
     };
     std::vector<Access> acc_;
-    std::vector<Seen> seen_;
     std::vector<std::pair<uint32_t, uint32_t>> line_masks_;
 
     // One warp on one step: events [run, end) of one block and warp, each lane's in program order.
@@ -205,7 +256,6 @@ private:
         }
         line_masks_.clear();
         acc_.clear();
-        seen_.clear();
         uint32_t active = 0;
         for (const uint32_t* p = run; p != end; ++p) {
             const Event& e = t_.events[*p];
@@ -217,18 +267,16 @@ private:
             if (lm == line_masks_.end()) line_masks_.push_back({line, lanes});
             else lm->second |= lanes;
             if (e.kind != EventKind::SharedLoad && e.kind != EventKind::SharedStore) continue;
-            // The k-th access of this lane at this line and kind on this step belongs to the warp's k-th instruction.
-            auto sn = std::find_if(seen_.begin(), seen_.end(), [&](const Seen& x) { return x.lane == e.lane() && x.line == line && x.kind == e.kind; });
-            uint32_t ordinal = 0;
-            if (sn == seen_.end()) seen_.push_back({e.lane(), line, e.kind, 1});
-            else ordinal = sn->count++;
-            auto ac = std::find_if(acc_.begin(), acc_.end(), [&](const Access& x) { return x.line == line && x.kind == e.kind && x.ordinal == ordinal; });
+            // The k-th access of this lane at this line and kind on this step belongs to the warp's k-th instruction
+            // there: the first such instruction (in order) that does not have this lane yet.
+            const uint32_t bit = 1u << e.lane();
+            auto ac = std::find_if(acc_.begin(), acc_.end(), [&](const Access& x) { return x.line == line && x.kind == e.kind && !(x.lanes & bit); });
             if (ac == acc_.end()) {
-                acc_.push_back({line, e.kind, ordinal, *p, 0, {}});
+                acc_.push_back({line, e.kind, *p, 0, 0, {}});
                 ac = acc_.end() - 1;
             }
             ac->lanes |= 1u << e.lane();
-            ac->slots.push_back(e.detail);
+            ac->slots[ac->count++] = e.detail;
         }
         StepCosts& sc = r_.steps[step];
         sc.active += uint64_t(std::popcount(active));
@@ -236,12 +284,11 @@ private:
         for (const auto& [line, mask] : line_masks_) {
             if (mask == 0 || mask == live) continue;
             split = true;
-            ++lines_[line].divergent_warp_steps;
-            lines_[line].line = line;
+            ++line_cost(line).divergent_warp_steps;
         }
         if (split) ++sc.divergent_warps, ++r_.divergent_warp_steps;
         for (const Access& a : acc_) {
-            const uint32_t d = bank_conflict_degree(a.slots.data(), uint32_t(a.slots.size()), r_.slot_bytes);
+            const uint32_t d = bank_conflict_degree(a.slots, a.count, r_.slot_bytes);
             SharedAccess sa;
             sa.event = a.event;
             sa.block = block;
@@ -255,8 +302,7 @@ private:
             ++sc.accesses;
             if (d > 1) ++sc.conflicted;
             if (d > sc.max_degree) sc.max_degree = d, sc.worst_line = a.line;
-            LineCost& lc = lines_[a.line];
-            lc.line = a.line;
+            LineCost& lc = line_cost(a.line);
             ++lc.accesses;
             lc.passes += d;
             if (d > 1) ++lc.conflicted;
