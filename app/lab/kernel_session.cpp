@@ -78,6 +78,9 @@ void KernelSession::set_kernel(const std::string& name) {
     {
         std::lock_guard lock(m_);
         request_.kernel = name;
+        // A kernel picked in the panel runs as the contract launches it: the --launch plan (which names its own
+        // kernels, and may not be given with one) gives way.
+        if (!name.empty()) request_.launch.clear();
     }
     start();
 }
