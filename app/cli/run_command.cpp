@@ -16,7 +16,7 @@
 namespace rl::cli {
 
 CLI::App* add_run_command(CLI::App& app, KernelRunArgs& a) {
-    auto* c = app.add_subcommand("run", "run a student's kernel (a .cu file with one RL_KERNEL, or plain CUDA, where --kernel NAME picks one of several kernels): its trace, result, depth and hazards; "
+    auto* c = app.add_subcommand("run", "run a student's kernel (a .cu file with one RL_KERNEL, or plain CUDA, where --kernel NAME picks one of several kernels; a plain file with main() and no --kernel runs as a whole program, its output passed through): its trace, result, depth and hazards; "
                                         "exit 1 on hazards or a wrong result (notes about cost never), 2 on bad input or a compile error");
     c->add_option("file", a.kernel.file, "the kernel file (#include <rlab/kernel.h> and one RL_KERNEL function, or plain CUDA as nvcc takes it)")->required();
     lab::add_size_options(*c, a.kernel.sizes);
