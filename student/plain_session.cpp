@@ -138,7 +138,7 @@ std::string PlainSession::launch(const simt::Kernel& kernel, const std::string& 
         const SessionArg& a = args[p];
         if (a.pointer != kernel.params[p].pointer)
             throw Error(which + ": argument " + std::to_string(p + 1) + " is " + (a.pointer ? "a buffer" : "a number") + ", and " +
-                        kernel.name + "'s parameter " + kernel.params[p].name + " is " + (kernel.params[p].pointer ? "a pointer" : "a number"));
+                        kernel.name + "'s parameter " + std::to_string(p + 1) + " is " + (kernel.params[p].pointer ? "a pointer" : "a number"));
         if (a.pointer) s.buffer(a.buffer, a.offset, 0, (which + ": argument " + std::to_string(p + 1)).c_str());
         simt::Argument arg;
         arg.kind = a.pointer ? simt::ArgKind::Buffer : simt::ArgKind::Scalar;
