@@ -398,3 +398,46 @@ TEST_CASE("binary trace: random damage ends in a trace or one line, never a cras
     }
     CHECK(refused > 100);
 }
+
+namespace rl {
+namespace {
+// A plain run's two launches (a version 2 file, tests/data/fuzz/trace_binary/README.md): its launches section, cut,
+// damaged or contradicted, ends in one line, and an intact file reads back with launch 2's finding.
+TEST_CASE("binary trace: a plain run's launches, cut or damaged, end in a trace or one line") {
+    std::ifstream in(std::string(RLAB_SOURCE_DIR) + "/tests/data/fuzz/trace_binary/plain-two-launches-oob.rltrace", std::ios::binary);
+    const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(good.size() > 1000);
+    const Trace t = from_binary(good);
+    REQUIRE(t.launches.size() == 2);
+    CHECK(t.launches[1].first_block == 4);
+    REQUIRE(t.hazards.size() == 1);
+    CHECK(t.hazards[0].what.rfind("In launch 2, block 0, warp 0, lanes 4-15: ", 0) == 0);
+    // The launches section sits in the first 600 bytes (header, schedule, fields): every cut there, and random damage
+    // anywhere, is one line.
+    for (size_t cut = 0; cut < 600; ++cut) {
+        const std::string why = binary_error(good.substr(0, cut));
+        CAPTURE(cut);
+        REQUIRE(why.rfind("trace file: ", 0) == 0);
+        REQUIRE(why.find('\n') == std::string::npos);
+    }
+    std::mt19937_64 rng(32);
+    for (int round = 0; round < 1500; ++round) {
+        std::string b = good;
+        for (int k = 0; k < 1 + int(rng() % 3); ++k) b[rng() % 600] = char(rng());
+        const std::string why = binary_error(b);
+        if (why.empty()) continue;
+        REQUIRE(why.rfind("trace file: ", 0) == 0);
+        REQUIRE(why.find('\n') == std::string::npos);
+    }
+    // Launch 2 moved to start at block 5: the blocks no longer add up.
+    const std::string name("\x07\0\0\0harris3", 11);  // a string: u32 length, bytes (launch 2's is the last)
+    const size_t second = good.rfind(name);
+    REQUIRE(second != std::string::npos);
+    REQUIRE(second > good.find(name));
+    std::string moved = good;
+    const uint32_t five = 5;
+    std::memcpy(moved.data() + second + name.size() + 12, &five, 4);  // after grid, block, shared_bytes: first_block
+    CHECK(binary_error(moved) == "trace file: launches: launch 2 (harris3): first_block 5, expected 4 (the blocks of the launches before it)");
+}
+}  // namespace
+}  // namespace rl
