@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 
@@ -470,8 +471,9 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     const uint32_t G = s.grid_size();
     const bool plain = !run.launches.empty();
     std::vector<uint32_t> order = records_by_thread(recs);
-    Stepper stepper(recs, order, plain);
-    stepper.run();  // each record's step in its pad1
+    // (held by pointer: its tables, a few bytes a record, go once section 3 has read its groups, before the events)
+    auto stepper = std::make_unique<Stepper>(recs, order, plain);
+    stepper->run();  // each record's step in its pad1
     auto step_of = [](const StudentRecord& r) { return r.pad1; };
     if (run.launches.size() > 1) {  // (one launch: its steps stand, and the stepper checked them)
         // Launch k + 1 starts on the step after launch k's last: every step of a launch after every step of the one
@@ -502,8 +504,8 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         };
         std::vector<Head> heads;
         uint32_t first_of_warp[32];
-        const std::vector<uint32_t>& members = stepper.members();
-        for (const Stepper::Group& g : stepper.groups()) {
+        const std::vector<uint32_t>& members = stepper->members();
+        for (const Stepper::Group& g : stepper->groups()) {
             if (g.kind != EventKind::Barrier && g.kind != EventKind::WarpSync) continue;
             const bool barrier = g.kind == EventKind::Barrier;
             heads.clear();
@@ -551,6 +553,7 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         }
     }
 
+    stepper.reset();
     phase::mark("assembly: barrier merge");
     // ---- 4. canonical order: (launch, step, block, thread, seq), every operand before its use (operands always
     // have a smaller step than their user, section 2; atomics' chain links are set later and go the same way, see
