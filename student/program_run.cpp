@@ -17,6 +17,8 @@ namespace rl::student {
 
 namespace {
 
+constexpr size_t kScheduleValues = 16384;
+
 Op program_op_of(int c) {
     return c == simt::kCombineMax ? Op::Max : c == simt::kCombineMin ? Op::Min : c == simt::kCombineProd ? Op::Prod : Op::Sum;
 }
@@ -113,9 +115,14 @@ public:
         f.schedule.type = element_;
         f.schedule.op = op_;
         if (!op_given_ && session_->first_op() >= 0) f.schedule.op = program_op_of(session_->first_op());
-        f.schedule.input.kind = InputKind::Values;
-        f.schedule.input.values.resize(input_.size());
-        for (size_t i = 0; i < input_.size(); ++i) f.schedule.input.values[i] = input_.value(i);
+        // The schedule names the input as values while they are few; a trace's schedule has room for about a
+        // megabyte of text (core/trace_binary), so a larger program's input is only in the trace's inputs and the
+        // schedule keeps the default kind as a placeholder (docs/plain-cuda.md, "Input and result").
+        if (input_.size() <= kScheduleValues) {
+            f.schedule.input.kind = InputKind::Values;
+            f.schedule.input.values.resize(input_.size());
+            for (size_t i = 0; i < input_.size(); ++i) f.schedule.input.values[i] = input_.value(i);
+        }
         f.input = &input_;
         f.result_buffer = buffers_.at(result_buffer).session_id;
         f.result_element = result_offset / element_bytes();
