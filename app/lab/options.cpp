@@ -132,9 +132,9 @@ std::string check(FrontEnd which, Options& o) {
     if (!o.kernel_name.empty())
         if (std::string why = student::kernel_name_problem(o.kernel_name); !why.empty())
             return "--kernel-name " + one_line(o.kernel_name) + ": " + why;
-    if (o.edit && o.kernel.empty() && o.exercise.empty())
     if (!o.launch.empty() && o.kernel.empty())
         return "--launch: runs the kernels of the --kernel FILE.cu: give --kernel too";
+    if (o.edit && o.kernel.empty() && o.exercise.empty())
         return "--edit: edits a student's kernel in the source panel; give --kernel FILE.cu or --exercise NAME too";
     if (!o.lesson_file.empty() && !o.lesson.empty())
         return "LESSON_FILE " + o.lesson_file + " and --lesson " + o.lesson + ": open one lesson, not both";
