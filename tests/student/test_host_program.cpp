@@ -417,3 +417,59 @@ int main() {
 }
 
 }  // namespace rl::student::host_program_tests
+
+namespace rl::student::host_program_runs {
+
+TEST_CASE("a program's input beyond 16384 elements stays in the trace's inputs, out of its schedule") {
+    if (cuda_clang().empty()) {
+        MESSAGE("SKIPPED: clang-14 is not installed (the plain CUDA front end needs it)");
+        return;
+    }
+    // 20000 ones summed by 4 blocks of 256 threads in a grid-stride loop, one atomicAdd per block: 20000.
+    const std::string src = R"(#include <cstdio>
+#include <vector>
+__global__ void sum(const float* in, float* out, int n) {
+    __shared__ float s[256];
+    float v = 0.0f;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) v += in[i];
+    s[threadIdx.x] = v;
+    __syncthreads();
+    for (int h = 128; h > 0; h /= 2) {
+        if (threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(out, s[0]);
+}
+int main() {
+    const int n = 20000;
+    std::vector<float> h(n, 1.0f);
+    float *d_in, *d_out, r = 0;
+    cudaMalloc(&d_in, n * sizeof(float));
+    cudaMalloc(&d_out, sizeof(float));
+    cudaMemcpy(d_in, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemset(d_out, 0, sizeof(float));
+    sum<<<4, 256>>>(d_in, d_out, n);
+    cudaMemcpy(&r, d_out, sizeof r, cudaMemcpyDeviceToHost);
+    printf("%g\n", r);
+    return 0;
+}
+)";
+    host_program_tests::TempFolder tmp;
+    const std::string file = (tmp.path / "big_input.cu").string();
+    std::ofstream(file) << src;
+    KernelRequest r;
+    r.file = file;
+    r.time_limit_s = 60;
+    const KernelOutcome o = run_kernel(r);
+    INFO(o.error);
+    REQUIRE(o.ok);
+    CHECK(o.program_output == "20000\n");
+    CHECK(o.trace.schedule.n == 20000);
+    CHECK(o.trace.schedule.input.kind != InputKind::Values);
+    REQUIRE(o.trace.inputs.size() == 20000);
+    CHECK(o.trace.inputs[19999] == 1.0);
+    CHECK(f32_of(o.trace.result_value) == 20000.0f);
+    CHECK(o.trace.hazards.empty());
+}
+
+}  // namespace rl::student::host_program_runs
