@@ -63,8 +63,8 @@ void CanvasWidget::update_image() {
         renderer_->begin_frame(w, h, render::palette(c_.lab.dark).background);
         renderer_->draw(scene, 0, 0, w, h);
         kept_->end_redraw();
-        const std::vector<uint8_t> rgba = kept_->read_rgba();
-        image_ = QImage(rgba.data(), w, h, w * 4, QImage::Format_RGBA8888).convertToFormat(QImage::Format_RGB32);
+        if (image_.size() != QSize(w, h)) image_ = QImage(w, h, QImage::Format_RGB32);
+        kept_->read_argb32(image_.bits(), size_t(image_.bytesPerLine()));  // no conversion: the image's own layout
         image_.setDevicePixelRatio(dpr);
     }
     context_->doneCurrent();

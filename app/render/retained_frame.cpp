@@ -80,24 +80,40 @@ void RetainedFrame::present(unsigned target) const {
     glBindFramebuffer(GL_FRAMEBUFFER, target);
 }
 
-std::vector<uint8_t> RetainedFrame::read_rgba() const {
-    std::vector<uint8_t> px(size_t(w_) * size_t(h_) * 4);
-    if (!fbo_) return px;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+namespace {
+
+// glReadPixels of the whole picture into rows of `stride` bytes, then the rows swapped top for bottom in place
+// (GL rows run bottom-up, images top-down).
+void read_rows(unsigned fbo, int w, int h, unsigned format, unsigned type, uint8_t* out, size_t stride) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    glPixelStorei(GL_PACK_ROW_LENGTH, GLint(stride / 4));
+    glReadPixels(0, 0, w, h, format, type, out);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    // GL rows run bottom-up; images run top-down: swap rows in place.
-    const size_t row = size_t(w_) * 4;
+    const size_t row = size_t(w) * 4;
     std::vector<uint8_t> tmp(row);
-    for (int y = 0; y < h_ / 2; ++y) {
-        uint8_t* a = px.data() + size_t(y) * row;
-        uint8_t* b = px.data() + size_t(h_ - 1 - y) * row;
+    for (int y = 0; y < h / 2; ++y) {
+        uint8_t* a = out + size_t(y) * stride;
+        uint8_t* b = out + size_t(h - 1 - y) * stride;
         std::memcpy(tmp.data(), a, row);
         std::memcpy(a, b, row);
         std::memcpy(b, tmp.data(), row);
     }
+}
+
+}  // namespace
+
+std::vector<uint8_t> RetainedFrame::read_rgba() const {
+    std::vector<uint8_t> px(size_t(w_) * size_t(h_) * 4);
+    if (fbo_) read_rows(fbo_, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, px.data(), size_t(w_) * 4);
     return px;
+}
+
+void RetainedFrame::read_argb32(uint8_t* out, size_t stride) const {
+    // BGRA as 8_8_8_8_REV packs each pixel as the native word 0xAARRGGBB, whatever the byte order.
+    if (fbo_ && stride % 4 == 0 && stride >= size_t(w_) * 4)
+        read_rows(fbo_, w_, h_, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, out, stride);
 }
 
 void RetainedFrame::release() {

@@ -29,8 +29,12 @@ public:
     void end_redraw();
     // Copies the kept picture into framebuffer `target` (0: the window's back buffer) at its lower-left corner.
     void present(unsigned target = 0) const;
-    // The kept picture as RGBA, top row first (screenshots; the classroom's canvas image).
+    // The kept picture as RGBA, top row first (screenshots, tests).
     std::vector<uint8_t> read_rgba() const;
+    // The kept picture into `out`: height() rows of `stride` bytes (at least width() * 4), top row first, as 32-bit
+    // 0xAARRGGBB words in this machine's byte order, the layout of QImage::Format_RGB32: read straight into the
+    // classroom's image, with no conversion pass.
+    void read_argb32(uint8_t* out, size_t stride) const;
     void release();  // deletes the GL objects; the context must be current
 
     bool ready() const { return drawn_ && fbo_ != 0; }  // a picture is kept

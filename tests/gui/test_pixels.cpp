@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include "app/render/offscreen.h"
 #include "app/render/renderer.h"
 #include "app/render/retained_frame.h"
@@ -185,6 +186,19 @@ TEST_CASE("pixels: a retained frame keeps what was drawn and says when it is sta
         CHECK(near(img.at(12, 26), bg));
         CHECK(near(img.at(1, 1), bg));
         CHECK(img.at(12, 5).a > 0.99f);
+        // The same picture as 0xAARRGGBB words (the classroom's QImage layout), into rows wider than the picture.
+        const size_t stride = 64 * 4 + 16;
+        std::vector<uint8_t> words(stride * 32, 0);
+        kept.read_argb32(words.data(), stride);
+        const auto word = [&](int x, int y) {
+            uint32_t v = 0;
+            std::memcpy(&v, words.data() + size_t(y) * stride + size_t(x) * 4, 4);
+            return v;
+        };
+        CHECK(word(12, 5) == 0xFFFF0000u);   // opaque red, top rows
+        CHECK(word(12, 26) == 0xFF0000FFu);  // opaque blue, bottom rows
+        CHECK(word(63, 31) == 0xFF0000FFu);
+        CHECK(words[64 * 4] == 0);           // the padding past each row is left alone
         kept.release();
         CHECK(kept.stale(64, 32, "a"));  // released: nothing kept
     }
