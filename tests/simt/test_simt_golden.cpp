@@ -66,6 +66,29 @@ std::pair<uint64_t, uint64_t> launch0_hash(const Trace& t) {
     return {count, f.h};
 }
 
+// Every event of the trace, as it is (a run of a launch plan: all its launches, the buffer bits, the result).
+std::pair<uint64_t, uint64_t> trace_hash(const Trace& t) {
+    Fnv f;
+    for (size_t k = 0; k < t.events.size(); ++k) {
+        const Event& e = t.events[k];
+        f.add(uint64_t(e.kind), 1);
+        f.add(e.flags, 1);
+        f.add(e.step, 2);
+        f.add(e.thread, 2);
+        f.add(e.detail, 2);
+        f.add(e.block, 4);
+        f.add(e.aux, 4);
+        f.add(e.dep[0], 4);
+        f.add(e.dep[1], 4);
+        f.add(e.value, 8);
+        f.add(k < t.lines.size() ? t.lines[k] : 0, 4);
+    }
+    f.add(t.result_event, 4);
+    f.add(t.result_value, 8);
+    f.add(t.hazards.size(), 4);
+    return {t.events.size(), f.h};
+}
+
 TEST_CASE("simt golden: corpus kernels record the same events as before the speed work") {
     if (!have_clang()) {
         MESSAGE("SKIPPED: clang-14 is not installed (Debian: clang-14)");
@@ -96,6 +119,42 @@ TEST_CASE("simt golden: corpus kernels record the same events as before the spee
         const auto [count, hash] = launch0_hash(o.trace);
         const uint64_t c = count, h = hash;
         std::printf("golden %s: %llu events, hash 0x%016llx\n", g.file, (unsigned long long)c, (unsigned long long)h);
+        CHECK(c == g.events);
+        CHECK(h == g.hash);
+    }
+}
+
+// Launch plans (the lab's multi-launch runs, issue 32), every event: hashes taken at commit 4ec21d1, after the first
+// speed changes (which kept launch 0's events above), so that later speed work keeps these too.
+TEST_CASE("simt golden: launch plans record the same events as at 4ec21d1") {
+    if (!have_clang()) {
+        MESSAGE("SKIPPED: clang-14 is not installed (Debian: clang-14)");
+        return;
+    }
+    struct Plan {
+        const char* file;
+        const char* launch;
+        uint64_t n;
+        uint64_t events, hash;
+    };
+    const Plan cases[] = {
+        {"harris4_first_add_during_load.cu", "harris4<<<32,64,256>>>(in,tmp,n); harris4<<<1,16,64>>>(tmp,out,32)", 4096, 16899, 0x36bd81cb8a177260ull},
+        {"kepler_device_reduce.cu", "device_reduce<<<8,128>>>(in,tmp,n); device_reduce<<<1,128>>>(tmp,out,8)", 4096, 24129, 0x0c67ccdbeea579c2ull},
+        {"course_two_kernels.cu", "block_partials<<<16,256,1024>>>(in,tmp,n); finish_sum<<<1,256,1024>>>(tmp,out,16)", 4096, 27334, 0x073ce7c44f725e85ull},
+    };
+    for (const Plan& g : cases) {
+        student::KernelRequest r;
+        r.file = std::string(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/" + g.file;
+        r.launch = g.launch;
+        r.schedule.n = g.n;
+        r.time_limit_s = 60;
+        const student::KernelOutcome o = student::run_kernel(r);
+        CAPTURE(g.launch);
+        CAPTURE(o.error);
+        REQUIRE(o.ok);
+        const auto [count, hash] = trace_hash(o.trace);
+        const uint64_t c = count, h = hash;
+        std::printf("golden plan %s: %llu events, hash 0x%016llx\n", g.file, (unsigned long long)c, (unsigned long long)h);
         CHECK(c == g.events);
         CHECK(h == g.hash);
     }
