@@ -138,9 +138,12 @@ TEST_CASE("simt golden: launch plans record the same events as at 4ec21d1") {
         uint64_t events, hash;
     };
     const Plan cases[] = {
-        {"harris4_first_add_during_load.cu", "harris4<<<32,64,256>>>(in,tmp,n); harris4<<<1,16,64>>>(tmp,out,32)", 4096, 16899, 0x36bd81cb8a177260ull},
-        {"kepler_device_reduce.cu", "device_reduce<<<8,128>>>(in,tmp,n); device_reduce<<<1,128>>>(tmp,out,8)", 4096, 24129, 0x0c67ccdbeea579c2ull},
-        {"course_two_kernels.cu", "block_partials<<<16,256,1024>>>(in,tmp,n); finish_sum<<<1,256,1024>>>(tmp,out,16)", 4096, 27334, 0x073ce7c44f725e85ull},
+        {"harris4_first_add_during_load.cu", "harris4<<<32,64,256>>>(in,tmp,n); harris4<<<1,16,64>>>(tmp,out,32)",
+          4096, 16899, 0x36bd81cb8a177260ull},
+        {"kepler_device_reduce.cu", "device_reduce<<<8,128>>>(in,tmp,n); device_reduce<<<1,128>>>(tmp,out,8)",
+          4096, 24129, 0x0c67ccdbeea579c2ull},
+        {"course_two_kernels.cu", "block_partials<<<16,256,1024>>>(in,tmp,n); finish_sum<<<1,256,1024>>>(tmp,out,16)",
+          4096, 27334, 0x073ce7c44f725e85ull},
     };
     for (const Plan& g : cases) {
         student::KernelRequest r;
@@ -154,7 +157,8 @@ TEST_CASE("simt golden: launch plans record the same events as at 4ec21d1") {
         REQUIRE(o.ok);
         const auto [count, hash] = trace_hash(o.trace);
         const uint64_t c = count, h = hash;
-        std::printf("golden plan %s: %llu events, hash 0x%016llx\n", g.file, (unsigned long long)c, (unsigned long long)h);
+        std::printf("golden plan %s: %llu events, hash 0x%016llx\n", g.file, (unsigned long long)c,
+                    (unsigned long long)h);
         CHECK(c == g.events);
         CHECK(h == g.hash);
     }
