@@ -1,4 +1,4 @@
-// core/costs.cpp — bank conflicts, divergent warps and idle lanes of a trace (core/costs.h), in one pass per step.
+// core/costs.cpp — bank conflicts, divergent warps and idle lanes of a trace (core/costs.h), warp-step by warp-step.
 #include "core/costs.h"
 
 #include <algorithm>

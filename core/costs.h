@@ -77,7 +77,7 @@ struct CostReport {
 };
 
 // Costs of t. event_lines: a source line per event (the lab's schedules: codegen's line_table); empty: t.lines, or
-// none. Linear in the events (one counting sort by step); memory: a few words per event and per thread.
+// none. A few linear passes (the emulator's traces are sorted a block at a time); memory: a few words per event and thread.
 CostReport compute_costs(const Trace& t, const std::vector<uint32_t>& event_lines = {});
 
 }  // namespace rl
