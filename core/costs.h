@@ -77,7 +77,8 @@ struct CostReport {
 };
 
 // Costs of t. event_lines: a source line per event (the lab's schedules: codegen's line_table); empty: t.lines, or
-// none. A few linear passes (the emulator's traces are sorted a block at a time); memory: a few words per event and thread.
+// none. A few linear passes (the emulator's traces are sorted a block at a time); memory: a few words per event
+// and per thread.
 CostReport compute_costs(const Trace& t, const std::vector<uint32_t>& event_lines = {});
 
 }  // namespace rl
