@@ -473,3 +473,36 @@ int main() {
 }
 
 }  // namespace rl::student::host_program_runs
+
+namespace rl::student::host_program_tests {
+
+TEST_CASE("a static kernel and a kernel in a namespace are found from their stubs") {
+    SKIP_WITHOUT_CLANG();
+    // A static kernel's stub has internal linkage: it is in the object's full symbol table only, not the dynamic one
+    // that dladdr reads, so the stub table must come from .symtab.
+    RecordingDevice dev;
+    dev.kernels["_ZL2skPf"] = {{true, 8}};
+    dev.kernels["_ZN2ns2nkEPfi"] = {{true, 8}, {false, 4}};
+    Ran r = compile_and_run(R"(static __global__ void sk(float* p) {}
+namespace ns { __global__ void nk(float* p, int n) {} }
+int main() {
+    float* p;
+    cudaMalloc(&p, 64);
+    sk<<<2, 32>>>(p);
+    ns::nk<<<1, 64>>>(p + 3, 7);
+    return cudaGetLastError();
+}
+)", dev);
+    INFO(r.compile.log);
+    REQUIRE(r.compile.ok);
+    CHECK(r.outcome.end == ProgramOutcome::Returned);
+    CHECK(r.outcome.status == 0);
+    REQUIRE(dev.launches.size() == 2);
+    CHECK(dev.launches[0].symbol == "_ZL2skPf");
+    CHECK(dev.launches[0].grid[0] == 2);
+    CHECK(dev.launches[1].symbol == "_ZN2ns2nkEPfi");
+    CHECK(dev.launches[1].args[0].offset == 12);
+    CHECK(dev.launches[1].args[1].bits == 7);
+}
+
+}  // namespace rl::student::host_program_tests
