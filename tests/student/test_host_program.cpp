@@ -506,3 +506,61 @@ int main() {
 }
 
 }  // namespace rl::student::host_program_tests
+
+namespace rl::student::host_program_runs {
+
+TEST_CASE("a program whose kernels take a max runs again with max, its globals afresh") {
+    if (cuda_clang().empty()) {
+        MESSAGE("SKIPPED: clang-14 is not installed (the plain CUDA front end needs it)");
+        return;
+    }
+    // (i * 37) % 101 over i < 256 takes every residue 0..100 (37 is invertible mod 101): the max is 100 - 50 = 50.
+    const std::string src = R"(#include <cstdio>
+#include <cfloat>
+int calls = 0;
+__global__ void block_max(const float* in, float* out, int n) {
+    __shared__ float s[64];
+    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    s[t] = i < n ? in[i] : -FLT_MAX;
+    __syncthreads();
+    for (int h = 32; h > 0; h /= 2) {
+        if (t < h) s[t] = fmaxf(s[t], s[t + h]);
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = s[0];
+}
+int main() {
+    const int n = 256;
+    float h[n];
+    for (int i = 0; i < n; ++i) h[i] = float((i * 37) % 101) - 50.0f;
+    float *d_in, *d_part, *d_out;
+    cudaMalloc(&d_in, sizeof h);
+    cudaMalloc(&d_part, 4 * sizeof(float));
+    cudaMalloc(&d_out, sizeof(float));
+    cudaMemcpy(d_in, h, sizeof h, cudaMemcpyHostToDevice);
+    block_max<<<4, 64>>>(d_in, d_part, n);
+    block_max<<<1, 64>>>(d_part, d_out, 4);
+    float m;
+    cudaMemcpy(&m, d_out, sizeof m, cudaMemcpyDeviceToHost);
+    printf("max %g, run %d\n", m, ++calls);
+    return 0;
+}
+)";
+    host_program_tests::TempFolder tmp;
+    const std::string file = (tmp.path / "max_program.cu").string();
+    std::ofstream(file) << src;
+    KernelRequest r;
+    r.file = file;
+    r.time_limit_s = 60;
+    const KernelOutcome o = run_kernel(r);
+    INFO(o.error);
+    REQUIRE(o.ok);
+    // The second run's output only, and its global counter started again from 0.
+    CHECK(o.program_output == "max 50, run 1\n");
+    CHECK(o.trace.schedule.op == Op::Max);
+    CHECK(f32_of(o.trace.result_value) == 50.0f);
+    CHECK(o.trace.hazards.empty());  // -FLT_MAX is an identity for this input
+    REQUIRE(o.trace.launches.size() == 2);
+}
+
+}  // namespace rl::student::host_program_runs
