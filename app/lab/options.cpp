@@ -103,8 +103,10 @@ void add_lab_bench(CLI::App& app, Options& o) {
 }
 
 void add_classroom(CLI::App& app, Options& o) {
-    app.add_option("--msaa", o.msaa, "canvas multisampling (0 off; on a software renderer 4x about doubles frame time)")
+    app.add_option("--msaa", o.msaa, "canvas multisampling, used where the scene has arrows or hatching (0 off; a software renderer spends ~8 ms "
+                   "on a 4x canvas each time it is redrawn)")
         ->capture_default_str();
+    app.add_flag("--play", o.play, "start playing (with --bench-frames: every timed frame is an animation tick)");
     app.add_flag("--depth-log", o.depth_log, "start the depth chart on a log scale (at large n serial dwarfs the tree)");
     app.add_flag("--timings-tab", o.timings_tab, "bring the measured-timings tab to the front (for screenshots)");
     app.add_option("--export-pdf", o.export_pdf, "write the lesson (or the schedule's steps) as a PDF handout and exit");

@@ -32,7 +32,7 @@ struct Options {
     std::string zoom = "fit", time_window;
     float progress = 1.0f, font_scale = 1.0f;
     long select = -1;
-    bool play = false, enlarge_timings = false;
+    bool play = false, enlarge_timings = false;  // --play: the classroom too
     std::string monkey;          // --monkey SEED:COUNT, a test's flag (docs/gui-monkey.md)
     uint64_t monkey_seed = 0;
     int monkey_events = 0;       // 0: no monkey

@@ -468,6 +468,13 @@ private slots:
         // Repaints that change nothing draw the scene kept: the trace is not folded again (app/lab/frame.h).
         QVERIFY(out.contains("scenes built during the timed frames: 0\n"));
         QVERIFY(out.contains("frames drawn during the timed frames: 0 "));  // the kept canvas image was painted
+        // --play: each timed frame is an animation tick, so each builds and draws the canvas once.
+        p.start(RLAB_QT_EXE, {"--n", "64", "--block", "32", "--bench-frames", "5", "--play"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString playing = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(playing.contains("scenes built during the timed frames: 5\n"), qPrintable(playing));
+        QVERIFY2(playing.contains("frames drawn during the timed frames: 5 "), qPrintable(playing));
         // --bench-file with a file that is not there: exit 2, one line.
         p.start(RLAB_QT_EXE, {"--bench-file", dir + "/missing.json", "--quit"});
         QVERIFY(p.waitForFinished(60000));
