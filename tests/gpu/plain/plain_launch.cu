@@ -8,7 +8,7 @@
 // when it fails (exit 4); exit 2 for bad arguments or a compile error.
 // --compile-only compiles and names the kernels' symbols without a GPU (arch sm_90 unless --arch).
 // Flags as rlab run takes them: FILE [--kernel NAME | --launch PLAN] --n N --block B [--grid G] [--input iota|V1,...] [--op OP],
-// plus --type int|float|double|argmax (the manifest's type), --timeout S, --cubin PATH, --arch SM, --include DIR
+// plus --type int|float|double|argmax|argmax-index (the manifest's type; argmax-index: float in, an int index out), --timeout S, --cubin PATH, --arch SM, --include DIR
 // (the toolkit's include folder, default $CUDA_HOME/include or /usr/local/cuda/include); --backend, --time-limit,
 // --format and --seed are accepted and ignored.
 #include <cuda.h>
@@ -96,7 +96,7 @@ Options parse(int argc, char** argv) {
         else fail(2, "unknown argument " + a);
     }
     if (o.file.empty()) fail(2, "no file");
-    if (o.type != "int" && o.type != "float" && o.type != "double" && o.type != "argmax") fail(2, "--type " + o.type);
+    if (o.type != "int" && o.type != "float" && o.type != "double" && o.type != "argmax" && o.type != "argmax-index") fail(2, "--type " + o.type);
     if (o.block == 0 || o.block > 1024) fail(2, "--block must be 1..1024");
     if (!o.launch.empty() && !o.kernel.empty()) fail(2, "--launch and --kernel together");
     return o;
@@ -252,6 +252,11 @@ std::vector<unsigned char> as_bytes(const std::string& type, const std::vector<d
 std::vector<unsigned char> identity_slots(const Options& o, unsigned count) {
     std::vector<unsigned char> b;
     for (unsigned k = 0; k < count; ++k) {
+        if (o.type == "argmax-index") {  // an index out starts at -1, no element (docs/plain-cuda.md, argmax)
+            const int none = -1;
+            b.insert(b.end(), (const unsigned char*)&none, (const unsigned char*)&none + 4);
+            continue;
+        }
         if (o.type == "argmax") {
             ArgMaxPair p{-INFINITY, 0xffffffffu};
             b.insert(b.end(), (unsigned char*)&p, (unsigned char*)&p + sizeof p);
@@ -395,7 +400,7 @@ int main(int argc, char** argv) {
         ArgMaxPair p;
         memcpy(&p, r.data(), sizeof p);
         text = p.index == 0xffffffffu ? number(p.value) + " @ none" : number(p.value) + " @ " + std::to_string(p.index);
-    } else if (o.type == "int") {
+    } else if (o.type == "int" || o.type == "argmax-index") {
         int v;
         memcpy(&v, r.data(), 4);
         text = std::to_string(v);
