@@ -69,6 +69,13 @@ struct LaunchRequest {
     // launch that uses them); null: every launch starts from the initialisers.
     std::map<std::string, std::vector<uint8_t>>* device_variables = nullptr;
     uint32_t record_base = 0;    // index of this launch's first record in the run's record array
+    // The run's record array (record_base records of earlier launches), or null: the launch appends its records to
+    // it (moved into LaunchResult::records and back by the caller), so that a later launch's records are never a
+    // second array copied onto the first (at 2^20 elements that copy doubled the runner's peak).
+    std::vector<StudentRecord>* records = nullptr;
+    // Threads of the run's launches still to come (a plan knows them; 0: unknown): the first block's records per
+    // thread reserve room for theirs too, so that a later launch does not reallocate the whole array.
+    uint64_t later_threads = 0;
 };
 
 // StudentRecord::pad0 of a buffer access (core reads it: docs/trace-format.md): bit 0 is the assembly's, bits 1..3

@@ -41,7 +41,7 @@ std::string thread_list(const std::vector<uint32_t>& ids) {
 }  // namespace
 
 Launch::Launch(const Kernel& kernel, const LaunchRequest& request, LaunchResult& result)
-    : k_(kernel), in_(request), out_(result) {
+    : k_(kernel), in_(request), out_(result), first_(result.records.size()) {
     identity_ = identity_of(in_.type, in_.op);
     poison_ = poison_of(in_.type, in_.op);
 }
@@ -309,7 +309,7 @@ void Launch::run() {
     // a large trace each time the vector would grow (16 records a thread covers the lab's own kernels).
     const uint64_t room = limits::kTraceEvents - std::min<uint64_t>(in_.record_base, limits::kTraceEvents);
     try {
-        out_.records.reserve(size_t(std::min<uint64_t>(room, uint64_t(in_.grid) * in_.block * 16 + 4096)));
+        out_.records.reserve(first_ + size_t(std::min<uint64_t>(room, uint64_t(in_.grid) * in_.block * 16 + 4096)));
     } catch (const std::bad_alloc&) {
         // no such room (overcommit off, a small machine): the array grows as it fills
     }
@@ -320,11 +320,14 @@ void Launch::run() {
             run_block(b);
             // Block 0 tells what a block records (Harris's kernel 4 at 512 threads: 18 a thread): room for every
             // block as much and a block more, so that a large launch is never copied as it grows (at 2^20 elements
-            // a copy of 670 MB took a third of the launch).
-            if (b != 0 || in_.grid == 1) continue;
-            const uint64_t want = std::min<uint64_t>(room, uint64_t(out_.records.size()) * (uint64_t(in_.grid) + 1) + 4096);
+            // a copy of 670 MB took a third of the launch). Room for the later launches' threads at twice this block's
+            // records per thread (a reservation not written costs no memory; one too small, a copy of everything).
+            if (b != 0 || (in_.grid == 1 && in_.later_threads == 0)) continue;
+            const uint64_t block0 = out_.records.size() - first_;
+            const uint64_t later = (block0 * in_.later_threads * 2 + in_.block - 1) / in_.block;
+            const uint64_t want = std::min<uint64_t>(room, block0 * (uint64_t(in_.grid) + 1) + later + 4096);
             try {
-                if (want > out_.records.capacity()) out_.records.reserve(size_t(want));
+                if (first_ + want > out_.records.capacity()) out_.records.reserve(first_ + size_t(want));
             } catch (const std::bad_alloc&) {
                 // as above: the array grows as it fills
             }
@@ -362,6 +365,14 @@ LaunchResult run_launch(const Kernel& kernel, const LaunchRequest& request) {
                         ", and the launch passes " + (kernel.params[p].pointer ? "a scalar" : "a buffer");
             return out;
         }
+    if (request.records) {
+        if (request.records->size() != request.record_base) {
+            out.error = "the run's records (" + std::to_string(request.records->size()) + ") do not end where this launch's start (" +
+                        std::to_string(request.record_base) + ")";
+            return out;
+        }
+        out.records = std::move(*request.records);
+    }
     Launch launch(kernel, request, out);
     launch.run();
     return out;

@@ -89,6 +89,7 @@ private:
     const Kernel& k_;
     const LaunchRequest& in_;
     LaunchResult& out_;
+    size_t first_ = 0;  // this launch's first record in out_.records (record_base when it appends to the run's array)
     uint64_t identity_ = 0, poison_ = 0;
     uint32_t block_ = 0;
     uint32_t warps_ = 0;
@@ -160,7 +161,7 @@ private:
     // ---- records.cpp ---------------------------------------------------------------------------------------
     uint32_t record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t aux, uint32_t dep0, uint32_t dep1,
                     uint64_t value, uint32_t line, uint32_t tid);
-    StudentRecord& at(uint32_t ev) { return out_.records[ev - in_.record_base]; }
+    StudentRecord& at(uint32_t ev) { return out_.records[ev - in_.record_base + first_]; }
     Val fill(Warp& w, uint32_t reg, uint32_t lane, uint32_t line);
     void left_to_right(uint32_t a, uint32_t b, uint32_t tid);
     void used(uint8_t combine);

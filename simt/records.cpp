@@ -23,7 +23,7 @@ uint32_t Launch::record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t
     if (t.seq >= limits::kStudentThreadEvents)
         fail(who(tid, line) + " records its " + std::to_string(limits::kStudentThreadEvents) +
              "th event: the step budget stops it (an endless loop?)");
-    if (in_.record_base + out_.records.size() >= limits::kTraceEvents)
+    if (in_.record_base + (out_.records.size() - first_) >= limits::kTraceEvents)
         fail("the kernel records more than " + std::to_string(limits::kTraceEvents) +
              " events (the trace limit): use a smaller n or grid");
     StudentRecord& r = out_.records.emplace_back();
@@ -39,7 +39,7 @@ uint32_t Launch::record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t
     r.dep[0] = dep0;
     r.dep[1] = dep1;
     r.value = value;
-    return in_.record_base + uint32_t(out_.records.size() - 1);
+    return in_.record_base + uint32_t(out_.records.size() - first_ - 1);
 }
 
 // A value without history where the reduction takes one (a combine's operand, a store, a shuffle): the constant

@@ -19,6 +19,7 @@ struct PlainSession::State {
     uint64_t bytes = 0;  // of all buffers
     std::map<std::string, std::vector<uint8_t>> device_variables;
     std::vector<StudentRecord> records;
+    uint64_t later_threads = 0;  // expect_later_threads()
     std::vector<LaunchScope> scopes;
     uint32_t blocks = 0;  // the trace's block number of the next launch's block 0
     uint32_t ops_used = 0;
@@ -150,14 +151,12 @@ std::string PlainSession::launch(const simt::Kernel& kernel, const std::string& 
     r.buffers = &s.buffers;
     r.device_variables = &s.device_variables;
     r.record_base = uint32_t(s.records.size());
+    r.records = &s.records;  // appended in place: never a second array copied onto the first
+    r.later_threads = s.later_threads;
     simt::LaunchResult res = simt::run_launch(kernel, r);
     if (s.first_op < 0) s.first_op = res.first_op;
     s.ops_used |= res.ops_used;
-    if (s.records.empty()) {
-        s.records = std::move(res.records);
-    } else {
-        s.records.insert(s.records.end(), res.records.begin(), res.records.end());
-    }
+    if (!res.records.empty() || s.records.empty()) s.records = std::move(res.records);
     LaunchScope scope;
     scope.kernel = label;
     scope.grid = grid;
@@ -172,6 +171,7 @@ std::string PlainSession::launch(const simt::Kernel& kernel, const std::string& 
 
 size_t PlainSession::launches() const { return s_->scopes.size(); }
 void PlainSession::name_every_launch() { s_->name_all = true; }
+void PlainSession::expect_later_threads(uint64_t threads) { s_->later_threads = threads; }
 uint32_t PlainSession::ops_used() const { return s_->ops_used; }
 int PlainSession::first_op() const { return s_->first_op; }
 

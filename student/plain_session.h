@@ -74,6 +74,10 @@ public:
     // Kernel errors name the launch ("thread 3 of block 0 (launch 2) on line 9"): from the second launch on, and from
     // the first too once this is called (a run known to have several).
     void name_every_launch();
+    // The threads (grid x block summed) of the launches that will follow the next one, when known (a plan): the next
+    // launch reserves record room for them as well, from what its first block records per thread, so that their
+    // records are appended without moving the whole array (0: unknown, each launch grows the array as it must).
+    void expect_later_threads(uint64_t threads);
 
     // The operators the launches combined with (simt's 1 << Combine bits) and the first (-1: none), to check the run's.
     uint32_t ops_used() const;

@@ -141,7 +141,11 @@ PlanOutcome run_plan(const simt::Module& module, const std::vector<BoundLaunch>&
         session->mark_input(in, schedule.n);
         const uint32_t out = session->allocate(uint64_t(largest) * bytes_each, "out", BufferStart::Identity);
         const uint32_t tmp = session->allocate(uint64_t(largest) * bytes_each, "tmp", BufferStart::Identity);
-        for (const BoundLaunch& l : launches) {
+        for (size_t li = 0; li < launches.size(); ++li) {
+            const BoundLaunch& l = launches[li];
+            uint64_t later = 0;
+            for (size_t j = li + 1; j < launches.size(); ++j) later += uint64_t(launches[j].planned.grid) * launches[j].planned.block;
+            session->expect_later_threads(later);
             std::vector<SessionArg> args;
             for (size_t a = 0; a < l.planned.args.size(); ++a) {
                 const PlanArg& arg = l.planned.args[a];
