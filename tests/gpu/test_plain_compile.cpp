@@ -31,7 +31,7 @@ std::string trim(std::string s) {
 }
 
 struct Case {
-    std::string file, kernel, type;  // type: the manifest's int | float | double | argmax
+    std::string file, kernel, type;  // type: the manifest's int | float | double | argmax | argmax-index
 };
 
 // One case per (file, kernel) of the manifest: the kernels of its --launch plan, the --kernel it names, else the file's
@@ -89,8 +89,9 @@ TEST_CASE("plain timer compile: every corpus kernel with NVRTC, its element type
         CHECK(!p.cubin.empty());
         const std::vector<rl::KernelParam> params = rl::kernel_params_from_mangled(p.symbols[0]);
         CHECK(params.size() == 3);  // (in, out, n): every corpus kernel's shape
-        if (c.type == "argmax") {
-            CHECK_THROWS_AS(rl::element_type_of(params, c.kernel), rl::Error);  // float in, an index pair out
+        if (c.type == "argmax" || c.type == "argmax-index") {
+            // float in, an index pair (argmax) or an int index (argmax-index) out: --time times one element type
+            CHECK_THROWS_AS(rl::element_type_of(params, c.kernel), rl::Error);
             continue;
         }
         REQUIRE(types.count(c.type));
