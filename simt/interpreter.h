@@ -69,6 +69,9 @@ struct LaunchRequest {
     // launch that uses them); null: every launch starts from the initialisers.
     std::map<std::string, std::vector<uint8_t>>* device_variables = nullptr;
     uint32_t record_base = 0;    // index of this launch's first record in the run's record array
+    // Of those, the records that make no event of their own (LaunchResult::merged of the earlier launches): the trace
+    // limit counts events.
+    uint64_t merged_before = 0;
     // The run's record array (record_base records of earlier launches), or null: the launch appends its records to
     // it (moved into LaunchResult::records and back by the caller), so that a later launch's records are never a
     // second array copied onto the first (at 2^20 elements that copy doubled the runner's peak).
@@ -89,6 +92,9 @@ struct LaunchResult {
     int first_op = -1;      // the first one (-1: none)
     std::string error;      // a kernel error (out of range, a hang, the step budget): one line
     uint64_t instructions = 0;  // warp instructions executed (for the benchmark)
+    // Records the assembly merges into an earlier record's event: a warp's arrivals at one __syncthreads() after
+    // the first arriving lane's (core/student_trace.cpp, section 3, makes one Barrier event of them).
+    uint64_t merged = 0;
 };
 
 LaunchResult run_launch(const Kernel& kernel, const LaunchRequest& request);

@@ -307,7 +307,8 @@ void Launch::run_block(uint32_t b) {
 void Launch::run() {
     // Room for the records up front: a reservation costs address space only until it is written, and saves copying
     // a large trace each time the vector would grow (16 records a thread covers the lab's own kernels).
-    const uint64_t room = limits::kTraceEvents - std::min<uint64_t>(in_.record_base, limits::kTraceEvents);
+    // (The limit counts events, and a kernel with barriers makes about two records an event: twice as many records.)
+    const uint64_t room = 2 * (limits::kTraceEvents - std::min<uint64_t>(in_.record_base - in_.merged_before, limits::kTraceEvents));
     try {
         out_.records.reserve(first_ + size_t(std::min<uint64_t>(room, uint64_t(in_.grid) * in_.block * 16 + 4096)));
     } catch (const std::bad_alloc&) {

@@ -161,6 +161,7 @@ private:
     // ---- records.cpp ---------------------------------------------------------------------------------------
     uint32_t record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t aux, uint32_t dep0, uint32_t dep1,
                     uint64_t value, uint32_t line, uint32_t tid);
+    uint64_t events_with_next() const;
     StudentRecord& at(uint32_t ev) { return out_.records[ev - in_.record_base + first_]; }
     Val fill(Warp& w, uint32_t reg, uint32_t lane, uint32_t line);
     void left_to_right(uint32_t a, uint32_t b, uint32_t tid);

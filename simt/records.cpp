@@ -7,6 +7,12 @@
 
 namespace rl::simt {
 
+// Events of the run once the next record is made: the records of earlier launches and this one's, plus the next,
+// less those that merge into another's event.
+uint64_t Launch::events_with_next() const {
+    return uint64_t(in_.record_base) - in_.merged_before + (out_.records.size() - first_) + 1 - out_.merged;
+}
+
 std::string Launch::who(uint32_t tid, uint32_t line) const {
     return "thread " + std::to_string(tid) + " of block " + std::to_string(block_) +
            (in_.scope.empty() ? "" : " (" + in_.scope + ")") + " on line " + std::to_string(line);
@@ -23,9 +29,12 @@ uint32_t Launch::record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t
     if (t.seq >= limits::kStudentThreadEvents)
         fail(who(tid, line) + " records its " + std::to_string(limits::kStudentThreadEvents) +
              "th event: the step budget stops it (an endless loop?)");
-    if (in_.record_base + (out_.records.size() - first_) >= limits::kTraceEvents)
-        fail("the kernel records more than " + std::to_string(limits::kTraceEvents) +
-             " events (the trace limit): use a smaller n or grid");
+    // The trace limit counts events, and a warp's arrivals at one barrier are one event: arrive() counts those that
+    // merge (out_.merged) before it records them, so that this one is counted as what it will be.
+    if (events_with_next() > limits::kTraceEvents)
+        fail("the kernel makes more than " + std::to_string(limits::kTraceEvents) +
+             " events (the trace limit, docs/limits.md; a warp's arrival at a __syncthreads() is one event): use a "
+             "smaller n or grid");
     StudentRecord& r = out_.records.emplace_back();
     r.kind = kind;
     r.flags = flags;

@@ -102,9 +102,14 @@ void Launch::vote(Warp& w, const Inst& in, uint32_t mask) {
 }
 
 void Launch::arrive(Warp& w, const Inst& in, uint32_t mask) {
+    // The lanes arriving together (one warp, one line) at the same barrier of their count make one event: each after
+    // the first is counted as merged before it is recorded, for the trace limit (records.cpp).
+    uint32_t counts[32], distinct = 0;
     each_lane(mask, [&](uint32_t l) {
         const uint32_t tid = tid_of(w, l);
         ThreadState& t = threads_[tid];
+        if (std::find(counts, counts + distinct, t.barriers) != counts + distinct) ++out_.merged;
+        else counts[distinct++] = t.barriers;
         const uint32_t ev = record(EventKind::Barrier, 0, in.line, 0, kNone, kNone, identity_, in.line, tid);
         at(ev).group = t.barriers;
         if (reached_.empty() || reached_.back() < t.barriers)

@@ -20,6 +20,7 @@ struct PlainSession::State {
     std::map<std::string, std::vector<uint8_t>> device_variables;
     std::vector<StudentRecord> records;
     uint64_t later_threads = 0;  // expect_later_threads()
+    uint64_t merged = 0;         // records that make no event of their own (simt::LaunchResult::merged)
     std::vector<LaunchScope> scopes;
     uint32_t blocks = 0;  // the trace's block number of the next launch's block 0
     uint32_t ops_used = 0;
@@ -153,9 +154,11 @@ std::string PlainSession::launch(const simt::Kernel& kernel, const std::string& 
     r.record_base = uint32_t(s.records.size());
     r.records = &s.records;  // appended in place: never a second array copied onto the first
     r.later_threads = s.later_threads;
+    r.merged_before = s.merged;
     simt::LaunchResult res = simt::run_launch(kernel, r);
     if (s.first_op < 0) s.first_op = res.first_op;
     s.ops_used |= res.ops_used;
+    s.merged += res.merged;
     if (!res.records.empty() || s.records.empty()) s.records = std::move(res.records);
     LaunchScope scope;
     scope.kernel = label;

@@ -53,7 +53,7 @@ simt::Module compile_file(const std::string& name) {
     return compile(text.str(), name);
 }
 
-Launched launch(const simt::Kernel& k, int n, uint32_t block, Op op) {
+Launched launch(const simt::Kernel& k, int n, uint32_t block, Op op, uint32_t record_base) {
     Schedule s;
     s.n = uint64_t(n);
     s.block = block;
@@ -85,6 +85,7 @@ Launched launch(const simt::Kernel& k, int n, uint32_t block, Op op) {
     const uint64_t identity = simt::identity_of(s.type, op);
     for (uint32_t b = 0; b < r.grid; ++b) std::memcpy(&buffers[1].mem.bytes[size_t(b) * e], &identity, e);
     r.buffers = &buffers;
+    r.record_base = record_base;
     Launched out;
     static_cast<simt::LaunchResult&>(out) = simt::run_launch(k, r);
     for (uint32_t b = 0; b < r.grid; ++b) {

@@ -29,7 +29,8 @@ simt::Module compile_with_lab_headers(const std::string& source, const std::stri
 struct Launched : simt::LaunchResult {
     std::vector<simt::Slot> out;
 };
-Launched launch(const simt::Kernel& k, int n, uint32_t block, Op op = Op::Sum);
+// record_base: the records of earlier launches the run is taken to hold (the trace limit counts them).
+Launched launch(const simt::Kernel& k, int n, uint32_t block, Op op = Op::Sum, uint32_t record_base = 0);
 
 // A thread's records in program order (seq), with their indices in the launch's record array.
 std::vector<uint32_t> thread_records(const std::vector<StudentRecord>& records, uint32_t block, uint32_t thread);
