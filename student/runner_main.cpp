@@ -40,6 +40,7 @@
 #include "student/host_compile.h"
 #include "student/host_runtime.h"
 #include "student/launch_plan.h"
+#include "student/launch_syntax.h"
 #ifdef RLAB_HAVE_SIMT
 #include "simt/program.h"
 #include "student/ir_backend.h"
