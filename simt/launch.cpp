@@ -307,8 +307,10 @@ void Launch::run_block(uint32_t b) {
 void Launch::run() {
     // Room for the records up front: a reservation costs address space only until it is written, and saves copying
     // a large trace each time the vector would grow (16 records a thread covers the lab's own kernels).
-    // (The limit counts events, and a kernel with barriers makes about two records an event: twice as many records.)
-    const uint64_t room = 2 * (limits::kTraceEvents - std::min<uint64_t>(in_.record_base - in_.merged_before, limits::kTraceEvents));
+    // The trace limit counts events (records.cpp), and a kernel with barriers makes about two records an event: room
+    // for twice the events left until block 0 tells the ratio.
+    const uint64_t events_left = limits::kTraceEvents - std::min<uint64_t>(in_.record_base - in_.merged_before, limits::kTraceEvents);
+    uint64_t room = 2 * events_left;
     try {
         out_.records.reserve(first_ + size_t(std::min<uint64_t>(room, uint64_t(in_.grid) * in_.block * 16 + 4096)));
     } catch (const std::bad_alloc&) {
@@ -325,6 +327,9 @@ void Launch::run() {
             // records per thread (a reservation not written costs no memory; one too small, a copy of everything).
             if (b != 0 || (in_.grid == 1 && in_.later_threads == 0)) continue;
             const uint64_t block0 = out_.records.size() - first_;
+            // The most records the limit lets the run make, at block 0's records per event (and two blocks' slack): a
+            // run stopped at the limit must not have doubled its array on the way (at 2^24 elements that was 5.6 GB).
+            if (const uint64_t events0 = block0 - out_.merged; events0 > 0) room = events_left * block0 / events0 + 2 * block0 + 4096;
             const uint64_t later = (block0 * in_.later_threads * 2 + in_.block - 1) / in_.block;
             const uint64_t want = std::min<uint64_t>(room, block0 * (uint64_t(in_.grid) + 1) + later + 4096);
             try {
