@@ -251,6 +251,14 @@ TEST_CASE("e2e: reduction-lab --bench-frames builds no scene in its unchanged ti
     CHECK(report.find("frame ms: p50") != std::string::npos);
     CHECK(report.find("events folded, built in ") != std::string::npos);
     CHECK(report.find("scenes built during the timed frames: 0\n") != std::string::npos);
+    // Nor is the window drawn again: its draw lists and scene are byte for byte the last frame's (app/imgui/main.cpp).
+    CHECK(report.find("frames drawn during the timed frames: 0 ") != std::string::npos);
+    // Playing, every frame moves the values: each one builds its scene and is drawn.
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --n 65536 --block 256 --items 4 --size 1280x720 --play --bench-frames 20 >" +
+                out) == 0);
+    const std::string playing = slurp(out);
+    CHECK(playing.find("scenes built during the timed frames: 20\n") != std::string::npos);
+    CHECK(playing.find("frames drawn during the timed frames: 20 ") != std::string::npos);
 }
 
 TEST_CASE("e2e: rlab render writes the canvas as a PNG without a window") {
@@ -438,14 +446,6 @@ TEST_CASE("e2e: the timings panel plots a given bench file, a missing one exits 
     CHECK(err == "reduction-lab: --bench-file: /nonexistent/bench.json: cannot open the bench results: No such file or directory\n");
 }
 
-TEST_CASE("e2e: the numerics view opens over the canvas with --numerics") {
-    const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-numerics.png";
-    std::remove(png.c_str());
-    const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-numerics.json";
-    std::remove(json.c_str());
-    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --size 1280x720 --numerics --quit --screenshot " + png +
-                " --dump-scene " + json) == 0);
-    const nlohmann::json scene = scene_json(json);
 TEST_CASE("e2e: the timings panel shows a timed kernel's three rows (--kernel-timing), a missing file exits 2") {
     const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-kernel-timing.json";
     const std::string fixture = std::string(RLAB_SOURCE_DIR) + "/tests/data/kernel-timing-fixture.json";
@@ -481,6 +481,14 @@ TEST_CASE("e2e: the timings panel shows a timed kernel's three rows (--kernel-ti
     CHECK(err.rfind("reduction-lab: --kernel-timing: /nonexistent/t.json: cannot open", 0) == 0);
 }
 
+TEST_CASE("e2e: the numerics view opens over the canvas with --numerics") {
+    const std::string png = std::string(RLAB_TEST_TMP) + "/e2e-numerics.png";
+    std::remove(png.c_str());
+    const std::string json = std::string(RLAB_TEST_TMP) + "/e2e-numerics.json";
+    std::remove(json.c_str());
+    REQUIRE(run(std::string(RLAB_LAB_EXE) + " --backend cpu --size 1280x720 --numerics --quit --screenshot " + png +
+                " --dump-scene " + json) == 0);
+    const nlohmann::json scene = scene_json(json);
     // Under the table the canvas still holds the example (the frame was built, and the table hides it).
     CHECK(value_texts(scene).size() == 8);  // step 0: the eight loads
     // What the table showed, recorded cell by cell as it drew them.
