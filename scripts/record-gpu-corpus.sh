@@ -6,6 +6,7 @@
 # ends with the watchdog's message). A failing schedule never stops the others; four run at a time
 # (separate processes share the GPU). The lead commits OUTDIR's files under tests/data/gpu-corpus/
 # (backend cpu makes a corpus-shaped folder for testing the tests, never to be committed).
+# RLAB_COMMIT=SHORT-SHA names the commit recorded (the device machine's copy of the tree has a stale git folder).
 set -uo pipefail
 rlab=$1
 out=$2
@@ -44,7 +45,8 @@ manifest=$out/recorded.txt
   echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
   echo "driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)"
   echo "cuda: $(nvcc --version 2>/dev/null | grep -oE 'release [0-9.]+' | head -1)"
-  echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
+  # RLAB_COMMIT names the commit when the tree is a copy whose git folder may be stale (the device machine's).
+  echo "commit: ${RLAB_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}"
   echo "backend: $backend"
   # in the list's order
   grep -vE '^\s*(#|$)' "$list" | while read -r name _; do
