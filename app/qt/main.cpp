@@ -43,8 +43,12 @@ int main(int argc, char** argv) {
     QApplication::setWindowIcon(QIcon::fromTheme("reduction-lab"));
 
     qt::Classroom c;
-    const std::optional<Schedule> remembered = qt::remembered_schedule();
-    if (std::string err = c.start(o, qt::remembered_lesson(), remembered ? &*remembered : nullptr); !err.empty())
+    // A scripted run (frames, a screenshot, a scene dump, --bench-frames) neither reads nor keeps the last session's
+    // settings: it shows what its arguments say, and a 2^24 benchmark does not become the next session's schedule.
+    const bool scripted = o.frames > 0 || o.quit || !o.screenshot.empty() || !o.dump_scene.empty() || o.bench_frames > 0;
+    const std::optional<Schedule> remembered = scripted ? std::nullopt : qt::remembered_schedule();
+    if (std::string err = c.start(o, scripted ? std::string() : qt::remembered_lesson(), remembered ? &*remembered : nullptr);
+        !err.empty())
         return fail(err);
     c.lab.source_diff = o.source_diff;
     c.lab.kernel_editor.editing = o.edit && c.lab.kernel->active();
@@ -58,6 +62,7 @@ int main(int argc, char** argv) {
 
     qt::MainWindow w(c);
     w.resize(o.width, o.height);
+    if (scripted) w.keep_no_settings();
     w.restore_settings();
     // --kernel: its status and errors in front; without one the dock stays closed whatever the last session left.
     if (c.lab.kernel->active()) w.kernel_dock()->show(), w.kernel_dock()->raise();

@@ -529,13 +529,15 @@ std::string MainWindow::export_chrome(const std::string& path) { return export_c
 // ---- settings ---------------------------------------------------------------------------------------
 void MainWindow::restore_settings() {
     QSettings st;
-    restoreGeometry(st.value("window/geometry").toByteArray());
-    restoreState(st.value("window/state").toByteArray());
+    if (persist_) {  // (a scripted run starts from the defaults, as on a first start)
+        restoreGeometry(st.value("window/geometry").toByteArray());
+        restoreState(st.value("window/state").toByteArray());
+    }
     // A layout saved by an older version puts the bottom dock under the side docks; keep them full height.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    c_.lab.dark = st.value("theme", "dark").toString() != "light";
-    c_.lab.font_scale = std::clamp(st.value("font_scale", 1.0).toFloat(), 0.75f, 3.0f);
+    c_.lab.dark = !persist_ || st.value("theme", "dark").toString() != "light";
+    c_.lab.font_scale = persist_ ? std::clamp(st.value("font_scale", 1.0).toFloat(), 0.75f, 3.0f) : 1.0f;
     apply_style();
 }
 
@@ -585,7 +587,7 @@ void MainWindow::keyPressEvent(QKeyEvent* e) {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     if (!source_->settle_edits("closing the classroom")) return e->ignore();  // Cancel: the edits stay open
-    save_settings();
+    if (persist_) save_settings();
     QMainWindow::closeEvent(e);
 }
 

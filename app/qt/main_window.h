@@ -54,7 +54,8 @@ public:
     KernelPanel* kernel() const { return kernel_; }
     QDockWidget* kernel_dock() const { return kernel_dock_; }
     void show_timings();               // brings the measured-timings tab to the front
-    void restore_settings();           // window layout, theme and font
+    void restore_settings();           // window layout, theme and font (the defaults after keep_no_settings)
+    void keep_no_settings() { persist_ = false; }  // a scripted run: reads and saves no settings
     CanvasWidget* canvas() const { return canvas_; }
     NarrativePanel* narrative() const { return narrative_; }
     ChartPanel* charts() const { return charts_; }
@@ -101,6 +102,7 @@ private:
     QTimer timer_;
     qint64 last_tick_ = 0;
     bool presenter_ = false;
+    bool persist_ = true;  // closing saves the layout, theme, lesson and schedule (QSettings)
     QByteArray normal_state_;
 };
 

@@ -3,10 +3,12 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QDir>
 #include <QFile>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QProcess>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
 #include <QTextBrowser>
@@ -480,6 +482,39 @@ private slots:
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("--bench-file"));
+    }
+
+    // A scripted run neither takes the last session's settings nor leaves its own: a benchmark at 2^24 must not
+    // become the schedule the classroom opens with next time, and a screenshot shows what its arguments say.
+    void scripted_runs_keep_no_settings() {
+        const QString home = QString(RLAB_TEST_TMP) + "/scripted-settings";
+        QDir(home).removeRecursively();
+        const QString conf = home + "/ReductionLab/reduction-lab-qt.conf";
+        {
+            QSettings st(conf, QSettings::IniFormat);  // what a session of n = 12, block 4, light theme left
+            st.setValue("schedule", QStringList{"n=12", "block=4"});
+            st.setValue("theme", "light");
+        }
+        QFile before(conf);
+        QVERIFY(before.open(QIODevice::ReadOnly));
+        const QByteArray kept = before.readAll();
+        before.close();
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CONFIG_HOME", home);
+        p.setProcessEnvironment(env);
+        p.start(RLAB_QT_EXE, {"--dump-scene", home + "/scene.json", "--quit"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QFile f(home + "/scene.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        int values = 0;
+        for (const QJsonValue& b : QJsonDocument::fromJson(f.readAll()).object()["boxes"].toArray())
+            values += b.toObject()["role"].toString() == "value";
+        QCOMPARE(values, 8);  // the eight-thread example's loads at step 0, not the remembered 12
+        QFile after(conf);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), kept);
     }
 
     void command_line() {
