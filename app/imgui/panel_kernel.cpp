@@ -101,9 +101,13 @@ void kernel_panel(LabState& s, const Rect& r) {
     ImGui::Separator();
     const uint32_t grid = q.schedule.grid ? q.schedule.grid : s.trace.kernel_file.empty() ? 0 : s.trace.grid;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("n %llu, block %u, grid %s, %s", (unsigned long long)q.schedule.n, q.schedule.block,
-                       grid ? std::to_string(grid).c_str() : "ceil(n / block)",
-                       q.backend == Backend::Cuda ? "on the GPU" : "on the CPU emulator");
+    if (k.program)  // main() chose the sizes and launches: the request's flags say nothing about them
+        ImGui::TextWrapped("a program with main(): its own sizes and launches (%zu in the trace), %s", s.trace.launches.size(),
+                           q.backend == Backend::Cuda ? "on the GPU" : "on the CPU emulator");
+    else
+        ImGui::TextWrapped("n %llu, block %u, grid %s, %s", (unsigned long long)q.schedule.n, q.schedule.block,
+                           grid ? std::to_string(grid).c_str() : "ceil(n / block)",
+                           q.backend == Backend::Cuda ? "on the GPU" : "on the CPU emulator");
     // Where an exercise's working copy lives, and why the emulator runs it: next to the file, above the hazards.
     if (!s.backend_note.empty()) ImGui::TextWrapped("%s", s.backend_note.c_str());
     ImGui::PopStyleColor();
@@ -146,6 +150,23 @@ void kernel_panel(LabState& s, const Rect& r) {
             ImGui::PushStyleColor(ImGuiCol_Text, kNote);
             ImGui::TextWrapped("note (%s): %s", std::string(to_string(h.kind)).c_str(), h.what.c_str());
             ImGui::PopStyleColor();
+        }
+        if (!k.program_failure.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+            ImGui::TextWrapped("%s", k.program_failure.c_str());
+            ImGui::PopStyleColor();
+        }
+    }
+    if (k.program && k.error.empty()) {  // what main() printed, as a terminal would have shown it
+        ImGui::Separator();
+        ImGui::TextUnformatted("Program output");
+        if (k.program_output.empty()) {
+            ImGui::TextDisabled("(it printed nothing)");
+        } else {
+            ImGui::BeginChild("##program-output", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 6), true,
+                              ImGuiWindowFlags_HorizontalScrollbar);
+            ImGui::TextUnformatted(k.program_output.c_str(), k.program_output.c_str() + k.program_output.size());
+            ImGui::EndChild();
         }
     }
     ImGui::End();

@@ -156,6 +156,9 @@ void KernelSession::note_result(const KernelRun& r, size_t events) {
         }
     error = plain_quotes(!r.request_error.empty() ? r.request_error : r.outcome.ok ? std::string() : one_line(r.outcome.error));
     if (error.empty() && !r.outcome.ok) error = "the kernel did not run";
+    program = r.request_error.empty() && r.outcome.program;
+    program_output = program ? r.outcome.program_output : std::string();
+    program_failure = program ? plain_quotes(r.outcome.program_failure) : std::string();
     events_ = events;
 }
 

@@ -54,7 +54,12 @@ public:
     std::string error;             // the last run's one-line failure, empty after a good run
     std::string text;              // the text of the last run (good or not)
     int error_line = 0;            // the first error's line in the student's file (0: none)
-    std::string status() const;    // "running…", "FILE:LINE: error: ..." or "FILE: ok, N events"
+    // A plain CUDA program with main() (docs/plain-cuda.md): what it printed, and why it failed as a program although
+    // its launches were recorded ("the program's main() returned 3"; empty when it succeeded).
+    bool program = false;
+    std::string program_output;
+    std::string program_failure;
+    std::string status() const;    // "running…", "FILE:LINE: error: ...", or "FILE: N events"
     void note_result(const KernelRun& r, size_t events);  // fills the fields above from a taken run
 
 private:

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <QLabel>
 #include <QListWidget>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
 #include "app/lab/kernel_request.h"
@@ -38,6 +39,14 @@ KernelPanel::KernelPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
     status_->setWordWrap(true);
     result_ = new QLabel(this);
     result_->setWordWrap(true);
+    // What a program with main() printed (stdout and stderr in the order written), as a terminal would show it.
+    output_ = new QPlainTextEdit(this);
+    output_->setObjectName("programOutput");
+    output_->setReadOnly(true);
+    output_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    output_->setPlaceholderText("(the program printed nothing)");
+    output_->setMaximumHeight(output_->fontMetrics().lineSpacing() * 8);
+    output_->hide();
     errors_ = new QListWidget(this);
     errors_->setObjectName("kernelErrors");
     errors_->setWordWrap(true);
@@ -48,6 +57,7 @@ KernelPanel::KernelPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(c)
     v->addWidget(status_);
     v->addWidget(rerun_);
     v->addWidget(result_);
+    v->addWidget(output_);
     v->addWidget(errors_, 100);
     v->addStretch(1);  // with no errors listed the lines stay together at the top
     connect(rerun_, &QPushButton::clicked, this, [this] {
@@ -180,7 +190,12 @@ void KernelPanel::refresh() {
             result += "<br><span style='color:#4a90d9'>note (" + QString::fromStdString(std::string(to_string(h.kind))) +
                       ")</span>: " + QString::fromStdString(h.what).toHtmlEscaped();
     }
+    if (k.active() && k.error.empty() && !k.program_failure.empty())
+        result += "<br><span style='color:#e8743b'>" + QString::fromStdString(k.program_failure).toHtmlEscaped() + "</span>";
     result_->setText(result);
+    output_->setVisible(k.active() && k.program && k.error.empty());
+    if (output_->toPlainText() != QString::fromStdString(k.program_output))
+        output_->setPlainText(QString::fromStdString(k.program_output));
 }
 
 }  // namespace rl::qt

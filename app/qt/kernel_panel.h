@@ -11,6 +11,7 @@
 class QComboBox;
 class QLabel;
 class QListWidget;
+class QPlainTextEdit;
 class QPushButton;
 
 namespace rl::qt {
@@ -26,6 +27,7 @@ public:
     void watch();                        // (re)watches the open file: editors that save by rename drop the watch
     QListWidget* errors() const { return errors_; }
     QLabel* status() const { return status_; }
+    QPlainTextEdit* program_output() const { return output_; }
     QLabel* result() const { return result_; }  // the result, the hazards and (in a calm blue) the notes
     // Which kernel of a plain CUDA file runs: editable (NAME or NAME<ARGS>), its list the kernels the file declares.
     QComboBox* kernel_name() const { return kernel_name_; }
@@ -44,6 +46,7 @@ private:
     uint32_t listed_block_ = 0;
     QLabel* status_;
     QLabel* result_;
+    QPlainTextEdit* output_;  // a program's output
     QListWidget* errors_;
     QPushButton* rerun_;
     QFileSystemWatcher watcher_;

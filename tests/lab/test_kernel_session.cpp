@@ -163,3 +163,30 @@ TEST_CASE("an exercise opens with its own flags") {
     CHECK(r.schedule.block == 40);
     CHECK(lab::exercise_request(exs[0], true, BackendChoice::Cpu, nullptr).file == exs[0].solution_file());
 }
+
+TEST_CASE("a program with main(): the session keeps what it printed and why it failed") {
+    // program_main_returns_3.cu sums 1..256 correctly, prints "sum = 32896" and returns 3 (docs/plain-cuda.md).
+    lab::LabState s;
+    student::KernelRequest q;
+    q.file = std::string(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/program_main_returns_3.cu";
+    q.backend = Backend::Cpu;
+    REQUIRE(s.open_kernel_and_wait(q).empty());
+    if (s.kernel->error.find("LLVM") != std::string::npos || s.kernel->error.find("clang-14 was not found") != std::string::npos) {
+        MESSAGE("SKIPPED: " << s.kernel->error);
+        return;
+    }
+    REQUIRE(s.kernel->error.empty());
+    CHECK(s.kernel->program);
+    CHECK(s.kernel->program_output == "sum = 32896\n");
+    CHECK(s.kernel->program_failure == "the program's main() returned 3");
+    CHECK(format_value(s.trace.schedule.op, s.trace.schedule.type, s.trace.result_value) == "32896");
+    // The same session on a kernel file: no program, nothing printed.
+    q.file = std::string(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/harris3_sequential.cu";
+    q.schedule.n = 64;
+    q.schedule.block = 64;
+    REQUIRE(s.open_kernel_and_wait(q).empty());
+    REQUIRE(s.kernel->error.empty());
+    CHECK(!s.kernel->program);
+    CHECK(s.kernel->program_output.empty());
+    CHECK(s.kernel->program_failure.empty());
+}

@@ -237,6 +237,32 @@ private slots:
         QCOMPARE(field->currentText(), QString("finish"));
     }
 
+    // A program with main(): the kernel dock shows what it printed and, in the warning colour, that main() returned 3,
+    // beside the launches' result (a correct sum: the kernel is right, the program's status fails it).
+    void shows_a_programs_output_and_status() {
+        const QString path = QString(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/program_main_returns_3.cu";
+        qt::Classroom c;
+        QVERIFY(open_sizes(c));
+        qt::MainWindow w(c);
+        QVERIFY(show(w));
+        QCOMPARE(w.open_kernel_file(path), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && !c.lab.kernel->text.empty(), kWait);
+        const std::string& err = c.lab.kernel->error;
+        if (err.find("LLVM") != std::string::npos || err.find("clang-14 was not found") != std::string::npos) QSKIP(err.c_str());
+        QVERIFY2(err.empty(), err.c_str());
+        QVERIFY(c.lab.kernel->program);
+        QTRY_VERIFY_WITH_TIMEOUT(w.kernel()->program_output()->isVisible(), 10000);
+        // block_sum over 1..256 (the file's own input), printed by its main() as "sum = %.0f".
+        QCOMPARE(w.kernel()->program_output()->toPlainText(), QString("sum = 32896\n"));
+        const QString text = w.kernel()->result()->text();
+        QVERIFY2(text.contains("result 32896, reference 32896"), qPrintable(text));
+        QVERIFY2(text.contains("<span style='color:#e8743b'>the program's main() returned 3</span>"), qPrintable(text));
+        // A kernel file (no main()): no output box.
+        QCOMPARE(w.open_kernel_file(QString(RLAB_SOURCE_DIR) + "/tests/cuda/corpus/harris3_sequential.cu"), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.kernel->running() && !c.lab.kernel->program, kWait);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.kernel()->program_output()->isVisible(), 10000);
+    }
+
     // Editing in the source dock: Ctrl+E opens the editor on the file, typed keys go to it (not to the window's
     // one-key shortcuts), Ctrl+S writes the text and runs it once, Ctrl+E shows the lit view of the new trace; a
     // syntax error is listed and lit with its line while the editor keeps the text, and the fix gives a trace.
