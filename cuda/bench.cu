@@ -26,6 +26,7 @@
 #include <cuda/std/functional>
 
 #include "cuda/cuda_check.h"
+#include "core/kernel_timing.h"
 #include "core/schedule.h"
 #include "cuda/bench_api.h"
 #include "cuda/fast_reduce.h"
@@ -429,9 +430,7 @@ BenchReport run_bench(const BenchOptions& o) {
     report.date = utc_now();
     report.sm_count = prop.multiProcessorCount;
     report.l2_bytes = uint64_t(prop.l2CacheSize);
-    // The vendor's datasheet figure where we know the part; other GPUs leave it 0 (unknown).
-    if (info.name.find("H200") != std::string::npos) report.datasheet_gbps = 4800;
-    else if (info.name.find("H100") != std::string::npos && info.name.find("SXM") != std::string::npos) report.datasheet_gbps = 3350;
+    report.datasheet_gbps = datasheet_bandwidth_gbps(info.name);  // 0 where the part is unknown
     report.method =
         "inputs k/256 with k in +-[1,64], results checked equal to the exact sum before timing and after every timed "
         "repetition; the fast path and CUB write one result word; warm-up 2, then "
