@@ -26,6 +26,7 @@
 #include <cuda/std/functional>
 
 #include "cuda/cuda_check.h"
+#include "cuda/device_buffer.h"
 #include "core/kernel_timing.h"
 #include "core/schedule.h"
 #include "cuda/bench_api.h"
@@ -35,16 +36,6 @@
 
 namespace rl::cuda {
 namespace {
-
-struct DeviceMemory {
-    void* ptr = nullptr;
-    explicit DeviceMemory(size_t bytes) {
-        if (bytes) RL_CUDA(cudaMalloc(&ptr, bytes));
-    }
-    ~DeviceMemory() { cudaFree(ptr); }
-    DeviceMemory(const DeviceMemory&) = delete;
-    DeviceMemory& operator=(const DeviceMemory&) = delete;
-};
 
 // ---- 1. inputs: element i is k(i) / 256 with k(i) in [-64, -1] or [1, 64], the same on host and device
 __host__ __device__ inline int input_k(uint64_t i) {
@@ -101,24 +92,10 @@ struct Variant {
     virtual void* result_word() { return nullptr; }
 };
 
-size_t elem_bytes(DType t) { return t == DType::F64 ? 8 : t == DType::BF16 ? 2 : 4; }  // f32, i32: 4
-
 // A value of the accumulator type at a device address, read back as a double.
 double read_acc(const void* dptr, DType t, cudaStream_t s) {
     RL_CUDA(cudaStreamSynchronize(s));
-    if (t == DType::I32) {
-        int32_t v;
-        RL_CUDA(cudaMemcpy(&v, dptr, 4, cudaMemcpyDeviceToHost));
-        return v;
-    }
-    if (t == DType::F64) {
-        double v;
-        RL_CUDA(cudaMemcpy(&v, dptr, 8, cudaMemcpyDeviceToHost));
-        return v;
-    }
-    float v;
-    RL_CUDA(cudaMemcpy(&v, dptr, 4, cudaMemcpyDeviceToHost));
-    return v;
+    return read_device_value(dptr, t);
 }
 // Bytes of `pattern` over a result word: 0xff is NaN in f32 and f64 and -1 in i32 (whose checks pick another pattern
 // when -1 is the expected sum).
@@ -547,7 +524,7 @@ BenchReport run_bench(const BenchOptions& o) {
                       (rounds > 1 ? " round " + std::to_string(round + 1) : std::string());
             if (o.progress) o.progress(m.label, double(done++) / double(cells.size() * rounds));
             const void* base = c.type == DType::F64 ? f64.ptr : c.type == DType::BF16 ? bf16.ptr : c.type == DType::I32 ? i32.ptr : f32.ptr;
-            const void* in = static_cast<const char*>(base) + size_t(c.offset) * elem_bytes(c.type);
+            const void* in = static_cast<const char*>(base) + size_t(c.offset) * element_bytes(c.type);
             if (c.variant.rfind("harris-", 0) == 0)
                 m.v = std::make_unique<ChapterVariant>(harris_schedule(c.variant.back() - '0', c.n, report.sm_count), in);
             else if (c.variant == "fast")
@@ -654,7 +631,7 @@ BenchReport run_bench(const BenchOptions& o) {
         b.cache = c.cache;
         b.offset = c.offset;
         if (rounds > 1) b.round_medians_us = t.round_medians_us;
-        b.gbps = double(c.n) * double(elem_bytes(c.type)) / (b.median_us * 1e-6) / 1e9;
+        b.gbps = double(c.n) * double(element_bytes(c.type)) / (b.median_us * 1e-6) / 1e9;
         b.tolerance = 0;
         b.abs_error = t.abs_error;
         report.results.push_back(std::move(b));
@@ -683,7 +660,7 @@ std::string tune_fast_path(int log2_f32, int reps) {
         FastMode mode = FastMode::Atomic;
         double cub_us = 0;
         std::shared_ptr<DeviceMemory> mem;  // shared by the probes of one input (a mode's two probes)
-        const void* in() const { return static_cast<const char*>(mem->ptr) + offset * elem_bytes(type); }
+        const void* in() const { return static_cast<const char*>(mem->ptr) + offset * element_bytes(type); }
     };
     std::vector<Probe> probes;
     auto probe = [&](const char* name, DType type, uint64_t n, bool cold, uint32_t offset,
@@ -739,7 +716,7 @@ std::string tune_fast_path(int log2_f32, int reps) {
             p.mem = same_input->mem;
             continue;
         }
-        p.mem = std::make_shared<DeviceMemory>((p.n + 1) * elem_bytes(p.type));
+        p.mem = std::make_shared<DeviceMemory>((p.n + 1) * element_bytes(p.type));
         const uint64_t filled = p.n + p.offset;
         if (p.type == DType::F32) fill_input<float><<<1024, 256>>>(static_cast<float*>(p.mem->ptr), filled);
         if (p.type == DType::BF16) fill_input<uint16_t><<<1024, 256>>>(static_cast<uint16_t*>(p.mem->ptr), filled);

@@ -26,6 +26,7 @@
 #include "core/input.h"
 #include "core/text_format.h"
 #include "cuda/cuda_check.h"
+#include "cuda/device_buffer.h"
 #include "cuda/fast_reduce.h"
 #include "cuda/held_timer.h"
 #include "cuda/host_api.h"
@@ -38,16 +39,6 @@
 
 namespace rl::cuda {
 namespace {
-
-struct DeviceMemory {
-    void* ptr = nullptr;
-    explicit DeviceMemory(size_t bytes) { RL_CUDA(cudaMalloc(&ptr, std::max<size_t>(bytes, 8))); }
-    ~DeviceMemory() { cudaFree(ptr); }
-    DeviceMemory(const DeviceMemory&) = delete;
-    DeviceMemory& operator=(const DeviceMemory&) = delete;
-};
-
-size_t elem_bytes(DType t) { return t == DType::F64 ? 8 : 4; }
 
 // The operator's identity of T as bytes (sum 0, max the lowest value, min the highest), `count` times.
 std::vector<unsigned char> identity_image(DType t, Op op, size_t count) {
@@ -62,26 +53,11 @@ std::vector<unsigned char> identity_image(DType t, Op op, size_t count) {
         const float v = op == Op::Max ? lowest_value<float>() : op == Op::Min ? highest_value<float>() : 0.0f;
         bits = pack_value(v);
     }
-    std::vector<unsigned char> out(count * elem_bytes(t));
-    for (size_t i = 0; i < count; ++i) std::memcpy(out.data() + i * elem_bytes(t), &bits, elem_bytes(t));
+    std::vector<unsigned char> out(count * element_bytes(t));
+    for (size_t i = 0; i < count; ++i) std::memcpy(out.data() + i * element_bytes(t), &bits, element_bytes(t));
     return out;
 }
 
-double read_value(const void* dptr, DType t) {
-    if (t == DType::I32) {
-        int32_t v;
-        RL_CUDA(cudaMemcpy(&v, dptr, 4, cudaMemcpyDeviceToHost));
-        return v;
-    }
-    if (t == DType::F64) {
-        double v;
-        RL_CUDA(cudaMemcpy(&v, dptr, 8, cudaMemcpyDeviceToHost));
-        return v;
-    }
-    float v;
-    RL_CUDA(cudaMemcpy(&v, dptr, 4, cudaMemcpyDeviceToHost));
-    return v;
-}
 
 std::string value_text(double v, DType t) {
     if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) return format_number("%.0f", v);
@@ -230,7 +206,7 @@ void measure(Row& row, KernelTimingRow& out, const KernelCheck& check, DType typ
     double last = 0;
     for (int r = 0; r < reps; ++r) {
         ms.push_back(once());
-        last = read_value(row.result(), type);  // synchronous: after the stop event
+        last = read_device_value(row.result(), type);  // synchronous: after the stop event
         if (!check.passes(last)) ++out.wrong;
     }
     std::sort(ms.begin(), ms.end());
@@ -326,7 +302,7 @@ KernelTiming time_plain_kernel(const KernelTimingRequest& rq) {
         plan_row.launches.push_back(std::move(l));
     }
     if (rq.single_launch)  // the contract's one launch: K<<<grid, block, block * sizeof(T)>>>(in, out, n)
-        for (PlanRow::Launch& l : plan_row.launches) l.plan.shared_bytes = uint32_t(l.plan.block * elem_bytes(type));
+        for (PlanRow::Launch& l : plan_row.launches) l.plan.shared_bytes = uint32_t(l.plan.block * element_bytes(type));
     for (PlanRow::Launch& l : plan_row.launches)
         if (l.plan.shared_bytes > 48 * 1024)  // beyond the default: the kernel must be allowed that much
             RL_CUDA(cudaKernelSetAttributeForDevice(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -344,8 +320,8 @@ KernelTiming time_plain_kernel(const KernelTimingRequest& rq) {
     } catch (const Error& e) {
         throw KernelTimingError(KernelTimingError::BadInput, e.what());
     }
-    DeviceMemory in(input.size() * elem_bytes(type));
-    RL_CUDA(cudaMemcpy(in.ptr, input.data(), input.size() * elem_bytes(type), cudaMemcpyHostToDevice));
+    DeviceMemory in(input.size() * element_bytes(type));
+    RL_CUDA(cudaMemcpy(in.ptr, input.data(), input.size() * element_bytes(type), cudaMemcpyHostToDevice));
     uint32_t slots = 1;
     for (const TimedLaunch& l : rq.plan) slots = std::max(slots, l.grid);
     const std::vector<unsigned char> identity = identity_image(type, rq.op, slots);
