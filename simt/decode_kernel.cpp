@@ -84,11 +84,13 @@ public:
         make_regions();
         find_wide_shuffles();
         find_masked_combines();
+        find_branch_combines();
         for (llvm::BasicBlock& bb : f_) {
             Block b;
             b.name = bb.hasName() ? bb.getName().str() : "";
             b.first = uint32_t(k_.code.size());
             block_pc_[&bb] = b.first;
+            if (auto it = branch_combine_.find(&bb); it != branch_combine_.end()) emit_branch_combine(it->second);
             for (llvm::Instruction& i : bb) decode(i);
             b.count = uint32_t(k_.code.size()) - b.first;
             k_.blocks.push_back(b);
@@ -128,6 +130,19 @@ private:
         const llvm::Instruction* select;
     };
     std::set<const llvm::Instruction*> skip_;
+    // The branch form of a max or min: `if (x > s[t]) s[t] = x;` compiles to a compare of x with a load of the slot,
+    // a conditional branch to a block that stores x over that slot. At the start of that block a BranchMax (BranchMin)
+    // makes the value stored; the block's other stores (an argmax's index beside it) name it in their d.
+    struct BranchCombine {
+        const llvm::StoreInst* store;
+        const llvm::Value* value;  // x, the value stored
+        const llvm::Value* slot;   // the load of the slot stored over
+        bool max;
+        uint32_t reg = kNoReg;     // the register BranchMax writes
+    };
+    std::map<const llvm::BasicBlock*, BranchCombine> branch_combine_;
+    // An argmax's index select emitted after the max select on the same compare (its history comes from it).
+    std::map<const llvm::Instruction*, std::vector<const llvm::SelectInst*>> deferred_selects_;
     struct PendingTarget {
         uint32_t branch;
         int slot;  // 0, 1: an edge's target; 2: the reconvergence point
@@ -602,14 +617,65 @@ private:
                 in.b = operand(q);
                 in.c = operand(cmp);
                 in.imm = direct ? 1 : 0;  // without a combine: the select itself, cond == imm ? a : b
+                if (auto it = deferred_selects_.find(&s); it != deferred_selects_.end())
+                    for (const llvm::SelectInst* index : it->second) plain_select(*index, &s);
                 return;
             }
         }
+        const llvm::SelectInst* value = value_select_of(s);
+        if (value && value->comesBefore(&s) == false) {  // the value select comes later: the index waits for it
+            deferred_selects_[value].push_back(&s);
+            return;
+        }
+        plain_select(s, value);
+    }
+
+    void plain_select(const llvm::SelectInst& s, const llvm::SelectInst* value) {
         Inst& in = emit(Opcode::Select, type_of(s.getType()));
         in.dst = reg(&s);
         in.a = operand(s.getCondition());
-        in.b = operand(x);
-        in.c = operand(y);
+        in.b = operand(s.getTrueValue());
+        in.c = operand(s.getFalseValue());
+        if (value) in.d = reg(value);
+    }
+
+    // >, >=, <, <= in any signedness or ordering: what select() reads as a max or min.
+    static bool order_predicate(llvm::CmpInst::Predicate pr) {
+        using P = llvm::CmpInst;
+        switch (pr) {
+            case P::FCMP_OGT: case P::FCMP_OGE: case P::FCMP_UGT: case P::FCMP_UGE: case P::ICMP_SGT: case P::ICMP_SGE:
+            case P::ICMP_UGT: case P::ICMP_UGE: case P::FCMP_OLT: case P::FCMP_OLE: case P::FCMP_ULT: case P::FCMP_ULE:
+            case P::ICMP_SLT: case P::ICMP_SLE: case P::ICMP_ULT: case P::ICMP_ULE: return true;
+            default: return false;
+        }
+    }
+
+    // Whether a select decodes to a MaxSelect or MinSelect of the kernel's elements (`best = v > best ? v : best`).
+    bool max_select_shape(const llvm::SelectInst& s) const {
+        if (!k_.has_element || s.getType()->isPointerTy() || scalar_type(s.getType(), ctx_.file, line_) != k_.element) return false;
+        auto* cmp = llvm::dyn_cast<llvm::CmpInst>(s.getCondition());
+        if (!cmp || !order_predicate(cmp->getPredicate())) return false;
+        const llvm::Value *x = s.getTrueValue(), *y = s.getFalseValue(), *p = cmp->getOperand(0), *q = cmp->getOperand(1);
+        return (x == p && y == q) || (x == q && y == p);
+    }
+    // An argmax's index select: `bi = v > best ? i : bi` beside `best = v > best ? v : best`, a select of another type on
+    // the same compare in the same block as a max (min) select of the elements, and no use of the index between them.
+    // The index takes that select's history under --op argmax (execute.cpp); elsewhere it is a plain select.
+    const llvm::SelectInst* value_select_of(const llvm::SelectInst& s) const {
+        if (!k_.has_element || s.getType()->isPointerTy() || !llvm::isa<llvm::CmpInst>(s.getCondition())) return nullptr;
+        if (scalar_type(s.getType(), ctx_.file, line_) == k_.element) return nullptr;
+        for (const llvm::User* u : s.getCondition()->users()) {
+            auto* other = llvm::dyn_cast<llvm::SelectInst>(u);
+            if (!other || other == &s || other->getParent() != s.getParent() || !max_select_shape(*other)) continue;
+            if (skip_.count(other)) continue;
+            if (other->comesBefore(&s)) return other;
+            bool used_between = false;
+            for (const llvm::User* su : s.users())
+                if (auto* ui = llvm::dyn_cast<llvm::Instruction>(su))
+                    used_between = used_between || (!llvm::isa<llvm::PHINode>(ui) && ui->getParent() == s.getParent() && ui->comesBefore(other));
+            if (!used_between) return other;
+        }
+        return nullptr;
     }
 
     void gep(llvm::GetElementPtrInst& g) {
@@ -661,10 +727,69 @@ private:
         in.aux = l.isVolatile() ? 1 : 0;
     }
     void store(llvm::StoreInst& s) {
+        const uint32_t a = operand(s.getPointerOperand()), b = operand(s.getValueOperand());
         Inst& in = emit(Opcode::Store, type_of(s.getValueOperand()->getType()));
-        in.a = operand(s.getPointerOperand());
-        in.b = operand(s.getValueOperand());
+        in.a = a;
+        in.b = b;
         in.aux = s.isVolatile() ? 1 : 0;
+        if (auto it = branch_combine_.find(s.getParent()); it != branch_combine_.end()) {
+            if (it->second.store == &s) in.b = it->second.reg;      // the combine's value, not x alone
+            else if (in.type != k_.element) in.d = it->second.reg;  // an index stored beside it
+        }
+    }
+
+    // The stores `if (x > s[t]) s[t] = x;` compiles to (see BranchCombine): a store S of x (the kernel's element type,
+    // not a constant) over the pointer a load L read, in a block B that is the true side of a conditional branch on
+    // cmp(x, L) (x > L, x >= L or L < x ... for a max; the reverse for a min), and B stores no other element. Other
+    // ways into B (the tie test of an argmax) are allowed: BranchMax checks at run time that x >= L before it records.
+    void find_branch_combines() {
+        if (!k_.has_element) return;
+        for (llvm::BasicBlock& bb : f_) {
+            const llvm::StoreInst* only = nullptr;
+            int element_stores = 0;
+            for (llvm::Instruction& i : bb)
+                if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+                    if (st->getValueOperand()->getType()->isVectorTy() || st->getValueOperand()->getType()->isStructTy()) continue;
+                    if (st->getValueOperand()->getType()->isPointerTy()) continue;
+                    if (scalar_type(st->getValueOperand()->getType(), ctx_.file, line_) != k_.element) continue;
+                    ++element_stores;
+                    only = st;
+                }
+            if (element_stores != 1 || llvm::isa<llvm::Constant>(only->getValueOperand())) continue;
+            const llvm::Value* x = only->getValueOperand();
+            const llvm::Value* p = only->getPointerOperand()->stripPointerCasts();
+            for (const llvm::BasicBlock* pred : llvm::predecessors(&bb)) {
+                auto* br = llvm::dyn_cast<llvm::BranchInst>(pred->getTerminator());
+                if (!br || !br->isConditional() || br->getSuccessor(0) != &bb || br->getSuccessor(1) == &bb) continue;
+                auto* cmp = llvm::dyn_cast<llvm::CmpInst>(br->getCondition());
+                if (!cmp || cmp->isEquality()) continue;
+                const llvm::Value *l = cmp->getOperand(0), *r = cmp->getOperand(1);
+                const bool x_left = l == x, x_right = r == x;
+                auto* slot = llvm::dyn_cast_or_null<llvm::LoadInst>(x_left ? r : x_right ? l : nullptr);
+                if (!slot || slot->getPointerOperand()->stripPointerCasts() != p) continue;
+                const llvm::CmpInst::Predicate pr = cmp->getPredicate();
+                const bool greater = llvm::CmpInst::isFPPredicate(pr)
+                                         ? (pr == llvm::CmpInst::FCMP_OGT || pr == llvm::CmpInst::FCMP_OGE || pr == llvm::CmpInst::FCMP_UGT || pr == llvm::CmpInst::FCMP_UGE)
+                                         : llvm::ICmpInst::isGT(pr) || llvm::ICmpInst::isGE(pr);
+                const bool less = llvm::CmpInst::isFPPredicate(pr)
+                                      ? (pr == llvm::CmpInst::FCMP_OLT || pr == llvm::CmpInst::FCMP_OLE || pr == llvm::CmpInst::FCMP_ULT || pr == llvm::CmpInst::FCMP_ULE)
+                                      : llvm::ICmpInst::isLT(pr) || llvm::ICmpInst::isLE(pr);
+                if (!greater && !less) continue;
+                // x > slot (x on the left and greater, or on the right and less) stores the greater: a max.
+                branch_combine_[&bb] = BranchCombine{only, x, slot, greater == x_left};
+                break;
+            }
+        }
+    }
+
+    void emit_branch_combine(BranchCombine& bc) {
+        line_ = student_line(*bc.store, ctx_.main_file);
+        if (line_ == 0) line_ = last_line_;
+        const uint32_t a = operand(bc.slot), b = operand(bc.value);
+        Inst& in = emit(bc.max ? Opcode::BranchMax : Opcode::BranchMin, k_.element);
+        in.dst = bc.reg = temp();
+        in.a = a;
+        in.b = b;
     }
 
     void note_counter(const llvm::Value* ptr) {
@@ -1188,8 +1313,8 @@ private:
             switch (in.op == Opcode::MaskedCombine ? Opcode(in.aux) : in.op) {
                 case Opcode::Add: case Opcode::FAdd: in.combine = kCombineSum; break;
                 case Opcode::Mul: case Opcode::FMul: in.combine = kCombineProd; break;
-                case Opcode::FMax: case Opcode::SMax: case Opcode::UMax: case Opcode::MaxSelect: in.combine = kCombineMax; break;
-                case Opcode::FMin: case Opcode::SMin: case Opcode::UMin: case Opcode::MinSelect: in.combine = kCombineMin; break;
+                case Opcode::FMax: case Opcode::SMax: case Opcode::UMax: case Opcode::MaxSelect: case Opcode::BranchMax: in.combine = kCombineMax; break;
+                case Opcode::FMin: case Opcode::SMin: case Opcode::UMin: case Opcode::MinSelect: case Opcode::BranchMin: in.combine = kCombineMin; break;
                 case Opcode::Atomic:
                     switch (AtomicOp(in.aux)) {
                         case AtomicOp::Add: case AtomicOp::FAdd: in.combine = kCombineSum; break;

@@ -227,6 +227,42 @@ void Launch::combinable(Warp& w, const Inst& in, uint32_t mask) {
     });
 }
 
+// The branch form `if (x > s[t]) s[t] = x;` (BranchMax; BranchMin for <): the value the block stores is a combine of
+// the slot's loaded value (a) and x (b) when x is the greater (the smaller) and both carry data; otherwise (another
+// way into the block that stores a smaller x, a value without history) x itself, as the kernel stores it. So a
+// combine is recorded exactly where the stored value is the operator's result of the two.
+void Launch::branch_combine(Warp& w, const Inst& in, uint32_t mask) {
+    const Type t = in.type;
+    each_lane(mask, [&](uint32_t l) {
+        const Val a = value(w, in.a, l), b = value(w, in.b, l);
+        bool ordered;
+        if (t == Type::F32 || t == Type::F64) {
+            const double x = as_double(b.bits, t), y = as_double(a.bits, t);
+            ordered = in.op == Opcode::BranchMax ? x >= y : x <= y;  // false for a NaN
+        } else {
+            const int64_t x = sext(b.bits, t), y = sext(a.bits, t);
+            ordered = in.op == Opcode::BranchMax ? x >= y : x <= y;
+        }
+        const bool data = a.hist != kNone && b.hist != kNone && !((a.flags | b.flags) & kUndefined);
+        if (!ordered || !data || in.combine == kNoCombine) {
+            set(w, in.dst, l, b);
+            return;
+        }
+        const uint32_t tid = tid_of(w, l);
+        used(in.combine);
+        left_to_right(a.hist, b.hist, tid);
+        const uint64_t v = combine_bits(in_.type, in_.op, in.combine, a.bits, b.bits);
+        const uint8_t fl = combined_flags(a.flags, b.flags);
+        set(w, in.dst, l, {v, record(EventKind::Combine, fl, 0, 0, a.hist, b.hist, v, in.line, tid), fl});
+    });
+}
+
+uint64_t Launch::index_pair(uint32_t hist, uint64_t index_bits) {
+    uint64_t value = pack_value(lowest_value<float>());
+    if (hist != kNone && hist >= in_.record_base) value = at(hist).value & 0xffffffffu;
+    return (value & 0xffffffffu) | (uint64_t(uint32_t(index_bits)) << 32);
+}
+
 bool Launch::run_warp(Warp& w) {
     bool ran = false;
     while (settle(w)) {
@@ -282,6 +318,7 @@ bool Launch::run_warp(Warp& w) {
                 case Opcode::SMax: case Opcode::SMin: case Opcode::UMax: case Opcode::UMin: case Opcode::MaxSelect: case Opcode::MinSelect:
                     combinable(w, in, mask);
                     break;
+                case Opcode::BranchMax: case Opcode::BranchMin: branch_combine(w, in, mask); break;
                 case Opcode::MaskedCombine: {
                     uint32_t on = 0;
                     const uint64_t* cbits = w.bits + size_t(in.c) * 32;
@@ -355,6 +392,14 @@ bool Launch::run_warp(Warp& w) {
                         dhist[l] = w.hist[src];
                         dflags[l] = uint8_t(w.flags[src] | (w.flags[A + l] & kUndefined));
                     });
+                    // An argmax's index (`bi = v > best ? i : bi`) follows its value: it takes the history of the max
+                    // select on the same compare, the combine that covers both arms, whichever arm the kernel kept.
+                    if (in.d != kNoReg && in_.op == rl::Op::ArgMax) {
+                        const size_t V = size_t(in.d) * 32;
+                        each_lane(mask, [&](uint32_t l) {
+                            if (w.hist[V + l] != kNone) dhist[l] = w.hist[V + l];
+                        });
+                    }
                     break;
                 }
                 case Opcode::ZExt: convert([&](uint64_t a) { return a & m; }); break;

@@ -125,6 +125,9 @@ private:
     void copy_edge(Warp& w, const Edge& e, uint32_t mask);
     void combine(Warp& w, const Inst& in, uint32_t mask);
     void combinable(Warp& w, const Inst& in, uint32_t mask);
+    void branch_combine(Warp& w, const Inst& in, uint32_t mask);
+    // Under --op argmax: an index value (bits: the kernel's int) recorded as the pair (its value's element, the int).
+    uint64_t index_pair(uint32_t hist, uint64_t index_bits);
 
     // ---- memory.cpp: loads, stores, atomics ---------------------------------------------------------------
     struct Place {
@@ -144,7 +147,9 @@ private:
     Granules& store_of(const RegionState& r) { return r.buffer ? r.buffer->mem : arena_[r.arena]; }
     // Buffers: an access of the kernel's element size, recorded (memory.cpp).
     Val load_buffer(const Place& at, const Inst& in, uint32_t tid);
-    void store_buffer(const Place& at, const Inst& in, uint32_t tid, Val v);
+    // memory_bits: what the buffer's bytes take (v.bits, or an argmax index's int while v.bits is its pair).
+    void store_buffer(const Place& at, const Inst& in, uint32_t tid, Val v, uint64_t memory_bits);
+    uint32_t followed(const Warp& w, const Inst& in, uint32_t lane, uint32_t own) const;
     Val buffer_value(const GlobalBuffer& b, uint64_t g, uint32_t size) const;
     int64_t buffer_element(const Place& at, const Inst& in, uint32_t tid, const char* what, bool must_fit);
     void save_device_variables();

@@ -143,6 +143,7 @@ Val Launch::load_buffer(const Place& at, const Inst& in, uint32_t tid) {
         } else {
             v = buffer_value(b, g, r.element_bytes);
             if (in_.op == rl::Op::Witness) v.bits = pack_value(WitnessValue{uint32_t(i), uint32_t(i)});
+            if (in_.op == rl::Op::ArgMax) v.bits = (v.bits & 0xffffffffu) | (uint64_t(uint32_t(i)) << 32);  // (in[i], i)
             v.flags = 0;
             ev = record(EventKind::Load, 0, t.loads++, uint32_t(i), kNone, kNone, v.bits, in.line, tid);
         }
@@ -156,17 +157,23 @@ Val Launch::load_buffer(const Place& at, const Inst& in, uint32_t tid) {
     }
     this->at(ev).pad0 |= buffer_pad(r.buffer_id);
     v.hist = ev;
+    // Under --op argmax an int (an index) holds the pair (value, index) as its record's value; the kernel reads its int.
+    if (in_.op == rl::Op::ArgMax && in.type != k_.element && i >= 0) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, &b.mem.bytes[uint64_t(i) * r.element_bytes], 4);
+        v.bits = bits;
+    }
     return v;
 }
 
-void Launch::store_buffer(const Place& at, const Inst& in, uint32_t tid, Val v) {
+void Launch::store_buffer(const Place& at, const Inst& in, uint32_t tid, Val v, uint64_t memory_bits) {
     const RegionState& r = *at.region;
     const int64_t i = buffer_element(at, in, tid, "writes", true);
     const uint32_t ev = record(EventKind::BlockPartial, v.flags, 0, uint32_t(i), v.hist, kNone, v.bits, in.line, tid);
     this->at(ev).pad0 |= buffer_pad(r.buffer_id);
     Granules& m = r.buffer->mem;
     const uint64_t first = uint64_t(i) * r.element_bytes;
-    for (uint32_t k = 0; k < r.element_bytes; ++k) m.bytes[first + k] = uint8_t(v.bits >> (8 * k));
+    for (uint32_t k = 0; k < r.element_bytes; ++k) m.bytes[first + k] = uint8_t(memory_bits >> (8 * k));
     for (uint64_t g = first / 4; g < (first + r.element_bytes + 3) / 4; ++g) {
         m.hist[g] = ev;
         m.flags[g] = v.flags;
@@ -262,8 +269,21 @@ bool Launch::store(Warp& w, const Inst& in, uint32_t mask) {
                     break;
                 }
                 Val v = value(w, in.b, l);
+                if (in_.op == rl::Op::ArgMax && in.type != k_.element) {
+                    // An index: its record holds (its value's element, the int), the buffer the kernel's int.
+                    const uint32_t hist = followed(w, in, l, v.hist);
+                    const uint64_t pair = index_pair(hist, v.bits);
+                    Val p{pair, hist, uint8_t(v.flags & kUndefined)};
+                    if (hist == kNone) {
+                        if (pair == identity_) p.flags |= kIdentity;
+                        p.hist = record(EventKind::IdentityFill, p.flags, 0, 0, kNone, kNone, pair, in.line, tid);
+                    }
+                    store_buffer(at, in, tid, p, v.bits);
+                    seen = true;
+                    break;
+                }
                 if (v.hist == kNone) v = fill(w, in.b, l, in.line);
-                store_buffer(at, in, tid, v);
+                store_buffer(at, in, tid, v, v.bits);
                 seen = true;
                 break;
             }
@@ -281,13 +301,24 @@ bool Launch::store(Warp& w, const Inst& in, uint32_t mask) {
                 seen = true;
                 break;
             }
-            default:
-                write_plain(at, in, tid, type_bytes(in.type), value(w, in.b, l));
+            default: {
+                Val v = value(w, in.b, l);
+                v.hist = followed(w, in, l, v.hist);
+                write_plain(at, in, tid, type_bytes(in.type), v);
                 seen = seen || at.region->space != Space::Local;
                 break;
+            }
         }
     });
     return seen;
+}
+
+// Under --op argmax an index stored beside the branch form's value (Inst::d) takes that value's history: the index
+// follows its value into memory.
+uint32_t Launch::followed(const Warp& w, const Inst& in, uint32_t lane, uint32_t own) const {
+    if (in_.op != rl::Op::ArgMax || in.d == kNoReg) return own;
+    const uint32_t h = w.hist[size_t(in.d) * 32 + lane];
+    return h != kNone ? h : own;
 }
 
 bool Launch::atomic(Warp& w, const Inst& in, uint32_t mask) {

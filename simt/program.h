@@ -32,11 +32,16 @@ enum class Opcode : uint8_t {
     FAdd, FSub, FMul, FDiv, FRem, FNeg, FAbs, FSqrt,
     // max and min in any spelling: llvm.maxnum (fmaxf), llvm.smax, ..., and select(cmp a b) a b (MaxSelect)
     FMax, FMin, SMax, SMin, UMax, UMin, MaxSelect, MinSelect,
+    // The branch form `if (x > s[t]) s[t] = x;`, at the start of the guarded block: dst = the value to store in place
+    // of b (x): a combine of a (the slot's loaded value) and b when b >= a (<= for BranchMin) and both carry data,
+    // else b as it is (another way into the block, a constant: a plain store, no combine).
+    BranchMax, BranchMin,
     // `v = c ? v + y : v` as LLVM rewrites it, v + select(c, y, 0) with the operator's neutral value: dst = the
     // combine aux (Add, FAdd, ..., UMin) of a and b where c == imm, a elsewhere
     MaskedCombine,
     ICmp, FCmp,  // aux = predicate (Pred), type = the operands' type; dst is an I1
-    Select,      // dst = a ? b : c
+    Select,      // dst = a ? b : c; d: the max or min select on the same compare (an argmax's index: under --op
+                 // argmax dst takes d's history, the bits stay the select's)
     // casts: type = the destination, aux = the source Type
     ZExt, SExt, Trunc, FPToSI, FPToUI, SIToFP, UIToFP, FPExt, FPTrunc,
     PtrAdd,    // dst = a + imm (bytes)
@@ -44,7 +49,8 @@ enum class Opcode : uint8_t {
     Alloca,    // dst = this thread's local array imm (Kernel::locals)
     SReg,      // dst = special register aux (SpecialReg)
     Load,      // dst = *a (type = the access); aux 1: volatile
-    Store,     // *a = b (type = the access)
+    Store,     // *a = b (type = the access); d: the value stored beside an index under the branch form (BranchMax's
+               // dst): under --op argmax an index store takes its history
     Atomic,    // dst = old *a; *a = rmw aux (AtomicOp) of old and b
     CmpXchg,   // dst = old *a, d = whether it swapped; *a = old == b ? c : old
     Shuffle,   // dst = __shfl_*_sync: aux = ShuffleKind, a = mask, b = value, c = delta/lane/lane mask, d = packed width

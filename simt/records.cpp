@@ -61,6 +61,7 @@ Val Launch::fill(Warp& w, uint32_t reg, uint32_t lane, uint32_t line) {
         v = {poison_, kNone, kUndefined};
     } else {
         if (in_.op == rl::Op::Witness) v.bits = identity_;  // a constant covers no element
+        if (in_.op == rl::Op::ArgMax) v.bits = (v.bits & 0xffffffffu) | (0xffffffffull << 32);  // (the constant, no element)
         v.flags = v.bits == identity_ ? kIdentity : 0;
     }
     v.hist = record(EventKind::IdentityFill, v.flags, 0, 0, kNone, kNone, v.bits, line, tid);

@@ -9,6 +9,7 @@ namespace rl::simt {
 
 inline uint64_t identity_of(DType type, rl::Op op) {
     if (op == rl::Op::Witness) return pack_value(WitnessOp::identity());
+    if (op == rl::Op::ArgMax) return pack_value(ArgMaxOp<float>::identity());  // (-inf, no element): float in only
     auto of = [&](auto zero) -> uint64_t {
         using A = decltype(zero);
         switch (op) {
@@ -43,6 +44,10 @@ template <class A> uint64_t combine_as(uint8_t combine, uint64_t a, uint64_t b) 
 inline uint64_t combine_bits(DType type, rl::Op run_op, uint8_t combine, uint64_t a, uint64_t b) {
     if (run_op == rl::Op::Witness)
         return pack_value(WitnessOp::combine(unpack_value<WitnessValue>(a), unpack_value<WitnessValue>(b)));
+    // --op argmax (float elements): the pair (value, index) of the greater, the lower index on a tie, whichever the
+    // kernel's own compare kept; the value half is the kernel's max either way.
+    if (run_op == rl::Op::ArgMax && combine == kCombineMax)
+        return pack_value(ArgMaxOp<float>::combine(unpack_value<ArgMaxValue<float>>(a), unpack_value<ArgMaxValue<float>>(b)));
     switch (type) {
         case DType::F64: return combine_as<double>(combine, a, b);
         case DType::I32: return combine_as<int32_t>(combine, a, b);

@@ -35,8 +35,8 @@ struct Run {
     int32_t kernel_index = 0;  // what the kernel wrote to out[0]
 };
 
-// <<<1, 32>>>(in, out, n) over the given floats, operator max, out[0] starting at -1.
-Run run(const simt::Kernel& k, const std::vector<float>& values) {
+// <<<1, block>>>(in, out, n) over the given floats, operator `op` (max), out[0] starting at -1.
+Run run(const simt::Kernel& k, const std::vector<float>& values, Op op = Op::Max, uint32_t block = 32) {
     std::vector<simt::GlobalBuffer> buffers(2);
     buffers[0].name = "in";
     buffers[0].input = true;
@@ -51,9 +51,9 @@ Run run(const simt::Kernel& k, const std::vector<float>& values) {
     std::memcpy(buffers[1].mem.bytes.data(), &start, 4);
     simt::LaunchRequest r;
     r.grid = 1;
-    r.block = 32;
+    r.block = block;
     r.args = {{simt::ArgKind::Buffer, 0, 0, 0}, {simt::ArgKind::Buffer, 0, 1, 0}, {simt::ArgKind::Scalar, uint64_t(values.size()), 0, 0}};
-    r.op = Op::Max;
+    r.op = op;
     r.type = DType::F32;
     r.buffers = &buffers;
     Run out;
@@ -144,6 +144,136 @@ TEST_CASE("simt argmax: a tie: `>` keeps the first maximum as the history does, 
         CHECK(r.kernel_index == (std::string(cmp) == ">" ? 1 : 3));  // the kernel's int: what a check compares with it
         CHECK(written == r.kernel_index);
     }
+}
+
+TEST_CASE("simt argmax: under --op argmax the kernel's index follows its value into out[0]") {
+    REQUIRE_CLANG();
+    // As above, but the run's operator is argmax: `bi = v > best ? i : bi` takes the history of `best`'s select on the
+    // same compare, and `out[0] = bi` stores the kernel's int with that history: the BlockPartial's operand is the
+    // last combine (no fill), its value the pair (the combine's value, the kernel's int), memory the int itself.
+    const std::vector<float> tie = {2, 8, -5, 8, 6};  // 8 at 1 and 3: the first maximum is (8, 1)
+    for (const char* cmp : {">", ">="}) {
+        CAPTURE(cmp);
+        const simt::Module m = compile(argmax_loop(cmp), "argmax_loop.cu");
+        const Run r = run(m.kernels.at(0), tie, Op::ArgMax);
+        REQUIRE(r.result.error.empty());
+        const int32_t kernel = std::string(cmp) == ">" ? 1 : 3;
+        CHECK(r.kernel_index == kernel);
+        const std::vector<StudentRecord>& rec = r.result.records;
+        const std::vector<uint32_t> own = thread_records(rec, 0, 0);
+        REQUIRE(own.size() == 2 * tie.size());  // n loads, n - 1 combines, the BlockPartial: no fill
+        const StudentRecord& partial = rec[own.back()];
+        REQUIRE(partial.kind == EventKind::BlockPartial);
+        const StudentRecord& last = rec.at(partial.dep[0]);
+        REQUIRE(last.kind == EventKind::Combine);
+        const ArgMaxValue<float> h = unpack_value<ArgMaxValue<float>>(last.value);
+        CHECK(h.value == 8.0f);
+        CHECK(h.index == 1u);  // ArgMaxOp's pair: the first maximum, whatever the kernel kept
+        const ArgMaxValue<float> stored = unpack_value<ArgMaxValue<float>>(partial.value);
+        CHECK(stored.value == 8.0f);
+        CHECK(stored.index == uint32_t(kernel));  // the kernel's own int beside the value
+        // Every Load is the pair (in[i], i).
+        for (uint32_t ev : own)
+            if (rec[ev].kind == EventKind::Load) {
+                const ArgMaxValue<float> p = unpack_value<ArgMaxValue<float>>(rec[ev].value);
+                CHECK(p.value == tie.at(rec[ev].aux));
+                CHECK(p.index == rec[ev].aux);
+            }
+    }
+}
+
+// The branch form of a max tree over 8 slots of shared memory: `if (s[t + k] > s[t]) s[t] = s[t + k];`.
+const char* kBranchMax =
+    "__global__ void branch_max(const float* in, float* out, int n) {\n"  // 1
+    "    __shared__ float s[8];\n"                                         // 2
+    "    unsigned t = threadIdx.x;\n"                                      // 3
+    "    s[t] = in[t];\n"                                                  // 4
+    "    __syncthreads();\n"                                               // 5
+    "    for (unsigned k = 4; k > 0; k >>= 1) {\n"                         // 6
+    "        if (t < k) {\n"                                               // 7
+    "            if (s[t + k] > s[t]) s[t] = s[t + k];\n"                  // 8
+    "        }\n"                                                          // 9
+    "        __syncthreads();\n"                                           // 10
+    "    }\n"                                                              // 11
+    "    if (t == 0) out[0] = s[0];\n"                                     // 12
+    "}\n";
+
+TEST_CASE("simt branch form: `if (s[t + k] > s[t]) s[t] = s[t + k];` records a max combine where it stores") {
+    REQUIRE_CLANG();
+    const simt::Module m = compile(kBranchMax, "branch_max.cu");
+    // in = 3 -1 9 4 7 2 8 5, one block of 8 (hand-derived): k = 4: slot 0 takes 7 > 3, slot 1 2 > -1, slot 3 5 > 4,
+    // slot 2 keeps 9 (8 is not greater); k = 2: slot 0 takes 9 > 7, slot 1 5 > 2; k = 1: 5 > 9 fails. Five stores, each
+    // a max combine (line 8) of the slot's old value and the greater one; out[0] = 9.
+    const std::vector<float> in = {3, -1, 9, 4, 7, 2, 8, 5};
+    const Run r = run(m.kernels.at(0), in, Op::Max, 8);
+    REQUIRE(r.result.error.empty());
+    const std::vector<StudentRecord>& rec = r.result.records;
+    struct Want { uint32_t thread; float old_value, taken; };
+    const std::vector<Want> want = {{0, 3, 7}, {1, -1, 2}, {3, 4, 5}, {0, 7, 9}, {1, 2, 5}};
+    std::vector<uint32_t> combines;
+    for (uint32_t k = 0; k < rec.size(); ++k)
+        if (rec[k].kind == EventKind::Combine) combines.push_back(k);
+    REQUIRE(combines.size() == want.size());
+    for (const Want& w : want) {
+        CAPTURE(w.thread);
+        CAPTURE(w.taken);
+        bool found = false;
+        for (uint32_t c : combines) {
+            const StudentRecord& x = rec[c];
+            if (x.thread != w.thread || unpack_value<float>(x.value) != w.taken) continue;
+            found = true;
+            CHECK(x.line == 8);
+            CHECK(rec.at(x.dep[0]).kind == EventKind::SharedLoad);
+            CHECK(rec.at(x.dep[1]).kind == EventKind::SharedLoad);
+            CHECK(unpack_value<float>(rec.at(x.dep[0]).value) == w.old_value);  // the slot's old value, then the greater
+            CHECK(unpack_value<float>(rec.at(x.dep[1]).value) == w.taken);
+            // The store that follows stores the combine.
+            bool stored = false;
+            for (uint32_t k = c + 1; k < rec.size(); ++k)
+                stored = stored || (rec[k].kind == EventKind::SharedStore && rec[k].dep[0] == c && rec[k].detail == w.thread);
+            CHECK(stored);
+        }
+        CHECK(found);
+    }
+    CHECK(r.result.first_op == simt::kCombineMax);
+    float out0;
+    std::memcpy(&out0, &r.kernel_index, 4);
+    CHECK(out0 == 9.0f);
+}
+
+TEST_CASE("simt branch form: conditional stores that are no max or min record no combine") {
+    REQUIRE_CLANG();
+    // A clamp (a constant stored), a threshold (the compared value is no load of the slot stored over) and a
+    // compare-exchange (two stores of elements under one branch: a sort step, not a reduction). Run under sum: a
+    // combine would show in first_op.
+    const char* src =
+        "__global__ void not_reductions(const float* in, float* out, int n) {\n"
+        "    __shared__ float s[8];\n"
+        "    unsigned t = threadIdx.x;\n"
+        "    s[t] = in[t];\n"
+        "    __syncthreads();\n"
+        "    if (s[t] > 4.0f) s[t] = 4.0f;\n"
+        "    float x = in[(t + 1) % 8];\n"
+        "    if (x > 2.0f) s[t] = x;\n"
+        "    __syncthreads();\n"
+        "    if (t % 2 == 0) {\n"
+        "        float a = s[t], b = s[t + 1];\n"
+        "        if (a > b) { s[t] = b; s[t + 1] = a; }\n"
+        "    }\n"
+        "    __syncthreads();\n"
+        "    if (t == 0) out[0] = s[0];\n"
+        "}\n";
+    const simt::Module m = compile(src, "not_reductions.cu");
+    const std::vector<float> in = {3, -1, 9, 4, 7, 2, 8, 5};
+    const Run r = run(m.kernels.at(0), in, Op::Sum, 8);
+    REQUIRE(r.result.error.empty());
+    for (const StudentRecord& x : r.result.records) CHECK(x.kind != EventKind::Combine);
+    CHECK(r.result.first_op < 0);
+    // By hand: clamp gives 3 -1 4 4 4 2 4 4; x = in[t + 1] = -1 9 4 7 2 8 5 3, stored where > 2: slots 1 2 3 5 6 7 take
+    // 9 4 7 8 5 3: 3 9 4 7 4 8 5 3; the pairs (0,1) (2,3) (4,5) (6,7) are in order but (6,7): 5 > 3 swaps; out[0] = 3.
+    float out0;
+    std::memcpy(&out0, &r.kernel_index, 4);
+    CHECK(out0 == 3.0f);
 }
 
 }  // namespace
