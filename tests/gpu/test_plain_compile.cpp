@@ -1,6 +1,7 @@
 // tests/gpu/test_plain_compile.cpp — rlab run --time's compile: every kernel of the plain-CUDA corpus (tests/cuda/corpus,
 // the files without main()) compiled as it is with NVRTC for sm_90, its lowered name read for its parameters, and the
-// element type found there equal to the type the corpus manifest gives by hand. Needs NVRTC, not a GPU (label nvcc).
+// element type found there equal to the type the corpus manifest gives by hand; every exercise's kernel and solution
+// (lessons/exercises, plain CUDA) the same way. Needs NVRTC, not a GPU (label nvcc).
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/exercise.h"
 #include "core/kernel_timing.h"
 #include "cuda/plain_compile.h"
 #include "student/cuda_source.h"
@@ -109,4 +111,29 @@ TEST_CASE("plain timer compile: NVRTC's errors come back with the file and line,
     const rl::cuda::PlainProgram q = rl::cuda::compile_plain_for_gpu("fine.cu", fine, {"nothere"}, 90, RLAB_CUDA_INCLUDE);
     CHECK_FALSE(q.ok);  // the name expression &nothere does not compile: the log names it
     CHECK(q.log.find("nothere") != std::string::npos);
+}
+
+TEST_CASE("plain timer compile: every exercise's kernel and solution compile for sm_90 with no warning") {
+    // What a student edits is what nvcc takes: each file alone, its one kernel found by its name, (float*, float*, int).
+    std::vector<rl::LessonError> errors;
+    const std::vector<rl::Exercise> all = rl::load_exercises(std::string(RLAB_SOURCE_DIR) + "/lessons", errors);
+    REQUIRE(errors.empty());
+    CHECK(all.size() >= 6);
+    for (const rl::Exercise& e : all)
+        for (const std::string& file : {e.kernel_file(), e.solution_file()}) {
+            CAPTURE(file);
+            const std::string source = text_of(file);
+            const auto declared = rl::student::cuda_kernel_declarations(source);
+            REQUIRE(declared.size() == 1);
+            const rl::cuda::PlainProgram p = rl::cuda::compile_plain_for_gpu(file, source, {declared[0].name}, 90, RLAB_CUDA_INCLUDE);
+            INFO(p.log);
+            REQUIRE(p.ok);
+            CHECK(!p.cubin.empty());
+            CHECK(p.log.find("warning") == std::string::npos);
+            REQUIRE(p.symbols.size() == 1);
+            const std::vector<rl::KernelParam> params = rl::kernel_params_from_mangled(p.symbols[0]);
+            REQUIRE(params.size() == 3);
+            CHECK(rl::element_type_of(params, declared[0].name) == rl::DType::F32);
+            CHECK(params[2].kind == rl::ParamKind::Int32);
+        }
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -162,6 +163,40 @@ TEST_CASE("an exercise opens with its own flags") {
     CHECK(r.schedule.n == 40);  // partial-warp-mask: --n 40 --block 40
     CHECK(r.schedule.block == 40);
     CHECK(lab::exercise_request(exs[0], true, BackendChoice::Cpu, nullptr).file == exs[0].solution_file());
+}
+
+TEST_CASE("every exercise opened as the front ends open it shows its hazard and its solution is clean and exact") {
+    // The plain CUDA exercises run once, <<<1, block>>>: out[0] is the whole reduction, compared here with a plain loop
+    // over the trace's inputs (sum in long double, exact for 1..n; max). The witness operator has no number to compare.
+    std::vector<LessonError> errors;
+    const std::vector<Exercise> all = load_exercises(std::string(RLAB_SOURCE_DIR) + "/lessons", errors);
+    REQUIRE(errors.empty());
+    REQUIRE(all.size() >= 6);
+    for (const Exercise& ex : all) {
+        CAPTURE(ex.name);
+        const student::KernelOutcome bug = student::run_kernel(lab::exercise_request(ex, false, BackendChoice::Cpu, nullptr));
+        if (bug.error.find("LLVM") != std::string::npos || bug.error.find("clang-14 was not found") != std::string::npos) {
+            MESSAGE("SKIPPED: " << bug.error);
+            return;
+        }
+        INFO(bug.error);
+        REQUIRE(bug.ok);
+        bool found = false;
+        for (const Hazard& h : bug.trace.hazards) found = found || h.kind == ex.hazard;
+        CHECK(found);
+        const student::KernelOutcome sol = student::run_kernel(lab::exercise_request(ex, true, BackendChoice::Cpu, nullptr));
+        INFO(sol.error);
+        REQUIRE(sol.ok);
+        CHECK(sol.trace.hazards.empty());
+        CHECK(sol.trace.launches.size() == 1);
+        CHECK(sol.trace.grid == 1);
+        const Schedule& s = sol.trace.schedule;
+        REQUIRE(sol.trace.inputs.size() == s.n);
+        if (s.op == Op::Witness) continue;
+        long double want = s.op == Op::Max ? -INFINITY : 0.0L;
+        for (double x : sol.trace.inputs) want = s.op == Op::Max ? std::max<long double>(want, x) : want + x;
+        CHECK(double(unpack_value<float>(sol.trace.result_value)) == double(want));
+    }
 }
 
 TEST_CASE("a program with main(): the session keeps what it printed and why it failed") {

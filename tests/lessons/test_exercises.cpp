@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <unistd.h>
 
@@ -47,6 +48,17 @@ TEST_CASE("the shipped exercises load, each with its files, and every one is lin
         CHECK(!ex.task.empty());
         CHECK(!ex.hint.empty());
         CHECK(!ex.run.empty());
+        // Plain CUDA as nvcc takes it (issue 32): a student edits the code they would compile, not the lab's dialect.
+        for (const std::string& file : {ex.kernel_file(), ex.solution_file()}) {
+            CAPTURE(file);
+            std::ifstream in(file);
+            const std::string code((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            CHECK(code.find("__global__ void ") != std::string::npos);
+            CHECK(code.find("RL_KERNEL") == std::string::npos);
+            CHECK(code.find("rlab/kernel.h") == std::string::npos);
+            CHECK(code.find("rl::") == std::string::npos);
+        }
+        for (const std::string* text : {&ex.task, &ex.hint}) CHECK(text->find("rl::") == std::string::npos);
     }
     for (const std::string& w : want) CHECK(names.count(w) == 1);
     CHECK(names.size() == want.size());
@@ -68,9 +80,11 @@ struct TaskSays {
     const char* op;
     bool one_block;
 };
+// Every exercise is one block: a plain kernel runs once, K<<<grid, block>>>(in, out, n), and leaves block 0's partial in
+// out[0], so only a grid of one block makes out[0] the whole reduction (no exercise needs a --launch plan).
 const TaskSays kTaskSays[] = {
-    {"descending-order", 0, 0, "witness", false},       // "Run it with --op witness"
-    {"missing-barrier", 0, 128, "sum", false},          // "A block of 128 threads"
+    {"descending-order", 32, 32, "witness", true},      // "over 32 elements in one warp with --op witness"
+    {"missing-barrier", 0, 128, "sum", true},           // "A block of 128 threads"
     {"partial-warp-mask", 40, 40, "sum", true},         // "The block has 40 threads", "the sum of 1..40"
     {"shuffle-in-branch", 40, 64, "sum", true},         // "40 elements, one block of 64 threads"
     {"uninitialised-tail", 40, 64, "sum", true},        // "40 elements, one block of 64 threads"

@@ -113,7 +113,8 @@ TEST_CASE("simt: plain CUDA gives the dialect's trace: grid-stride doubles, an u
     }
 }
 
-// lessons/exercises/missing-barrier: a shared-memory tree with no barrier between its levels. Warp 0 reads at stride
+// The missing-barrier exercise's racy tree (its dialect rendition, tests/simt/kernels/missing_barrier_tree_dialect.cu):
+// a shared-memory tree with no barrier between its levels. Warp 0 reads at stride
 // 32 the slots warp 1 stores at stride 64; with the warps taking turns one access each, warp 1's store comes first,
 // on both paths (a warp run to its barrier would read the element instead: the paths would disagree).
 TEST_CASE("simt: plain CUDA gives the dialect's trace: a racy tree, the missing-barrier exercise") {
@@ -121,7 +122,7 @@ TEST_CASE("simt: plain CUDA gives the dialect's trace: a racy tree, the missing-
         MESSAGE("SKIPPED: clang-14 is not installed (Debian: clang-14)");
         return;
     }
-    const std::string exercise = "lessons/exercises/missing-barrier/kernel.cu";
+    const std::string exercise = "tests/simt/kernels/missing_barrier_tree_dialect.cu";
     for (const auto& [n, block] : {std::pair{100, 128}, {300, 128}, {64, 64}}) {
         const Trace t = same_trace(exercise, "missing_barrier_tree.cu", uint64_t(n), uint32_t(block));
         CHECK(!t.hazards.empty());  // a block of 64: only warp 0 reads after stride 32, unordered in its warp

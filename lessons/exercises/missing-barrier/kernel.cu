@@ -1,14 +1,13 @@
 // Exercise missing-barrier: a shared-memory tree over a block of 128 threads, one level after another.
-#include <rlab/kernel.h>
 
-RL_KERNEL void tree_sum(rl::In<float> in, rl::Out<float> out, int n) {
-    rl::Shared<float, 128> s;                            // one slot per thread (blocks of up to 128)
+__global__ void tree_sum(const float* in, float* out, int n) {
+    __shared__ float s[128];                             // one slot per thread (blocks of up to 128)
     int t = threadIdx.x;
     int i = blockIdx.x * blockDim.x + t;
-    s[t] = i < n ? in[i] : rl::identity<float>();
+    s[t] = i < n ? in[i] : 0.0f;                         // 0 adds nothing: the threads past n bring it
     __syncthreads();
     for (int stride = blockDim.x / 2; stride > 0; stride /= 2) {
-        if (t < stride) s[t] = s[t] + s[t + stride];
+        if (t < stride) s[t] += s[t + stride];
     }
     if (t == 0) out[blockIdx.x] = s[0];
 }

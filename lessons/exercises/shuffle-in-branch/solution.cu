@@ -1,10 +1,9 @@
 // Solution of shuffle-in-branch: every lane of the warp executes the shuffles; the tail brings the identity.
-#include <rlab/kernel.h>
 
-RL_KERNEL void branch_sum(rl::In<float> in, rl::Out<float> out, int n) {
+__global__ void branch_sum(const float* in, float* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    auto v = i < n ? in[i] : rl::identity<float>();
+    float v = i < n ? in[i] : 0.0f;                      // 0 adds nothing to the sum
     for (int offset = 16; offset > 0; offset /= 2)
-        v = v + __shfl_down_sync(0xffffffff, v, offset);
+        v += __shfl_down_sync(0xffffffff, v, offset);
     if (threadIdx.x % 32 == 0) atomicAdd(&out[0], v);
 }

@@ -1,10 +1,9 @@
 // Exercise wrong-identity: the largest of twelve negative numbers, with a warp of 32 lanes.
-#include <rlab/kernel.h>
 
-RL_KERNEL void warp_max(rl::In<float> in, rl::Out<float> out, int n) {
+__global__ void warp_max(const float* in, float* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    auto v = i < n ? in[i] : rl::Value<float>(0.0f);     // lanes without an element start from 0
+    float v = i < n ? in[i] : 0.0f;                      // lanes without an element start from 0
     for (int offset = 16; offset > 0; offset /= 2)
-        v = max(v, __shfl_down_sync(0xffffffff, v, offset));
+        v = fmaxf(v, __shfl_down_sync(0xffffffff, v, offset));
     if (threadIdx.x == 0) out[blockIdx.x] = v;
 }

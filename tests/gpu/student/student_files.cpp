@@ -1,4 +1,4 @@
-// tests/gpu/student/student_files.cpp — README's example and the exercises as the GPU suites read them.
+// tests/gpu/student/student_files.cpp — README's example and the student kernels as the GPU suites read them.
 #include "tests/gpu/student/student_files.h"
 
 #include <algorithm>
@@ -23,13 +23,6 @@ std::string read(const fs::path& p) {
 }
 
 }  // namespace
-
-std::vector<Exercise> exercises() {
-    std::vector<LessonError> errors;
-    std::vector<Exercise> all = load_exercises(std::string(RLAB_SOURCE_DIR) + "/lessons", errors);
-    if (!errors.empty()) throw Error("lessons/exercises: " + errors.front().str());
-    return all;
-}
 
 std::string readme_example(const std::string& dir) {
     const std::string readme = read(fs::path(RLAB_SOURCE_DIR) / "README.md");

@@ -1,16 +1,12 @@
-// tests/gpu/student/student_files.h — the student kernels the GPU suites run: README.md's example (its ```cuda block
-// with RL_KERNEL, written to a file) and every exercise of lessons/exercises/ (core/exercise.h) with its run flags.
+// tests/gpu/student/student_files.h — the dialect kernels the GPU suites run: README.md's example (its ```cuda block
+// with RL_KERNEL, written to a file) and the emulator's student kernels, and a request from rlab run's flags.
 #pragma once
 #include <string>
 #include <vector>
 
-#include "core/exercise.h"
 #include "student/kernel_run.h"
 
 namespace rl::test {
-
-// Every exercise of lessons/exercises/, by name; throws rl::Error naming the first malformed one.
-std::vector<Exercise> exercises();
 
 // README.md's example kernel written to dir/readme_example.cu; "" when README.md shows none.
 std::string readme_example(const std::string& dir);

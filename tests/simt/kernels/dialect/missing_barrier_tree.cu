@@ -1,5 +1,5 @@
-// Exercise missing-barrier: a shared-memory tree over a block of 128 threads, one level after another.
-// plain CUDA: lessons/exercises/missing-barrier/kernel.cu line for line, without rlab/kernel.h
+// The missing-barrier exercise's racy tree (lessons/exercises/missing-barrier/kernel.cu), one level after another.
+// plain CUDA: tests/simt/kernels/missing_barrier_tree_dialect.cu line for line, without rlab/kernel.h
 
 __global__ void tree_sum(const float* in, float* out, int n) {
     __shared__ float s[128];                             // one slot per thread (blocks of up to 128)
