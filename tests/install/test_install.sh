@@ -74,6 +74,15 @@ check_installed() {
             -nocudalib -Wno-unknown-cuda-version -Xclang -target-feature -Xclang +ptx70 -std=c++17 -O1 -emit-llvm \
             -c -o "$tmp/plain.bc" -include "$inc/rlab_prelude.h" -I "$inc" "$tmp/plain.cu" ||
             fail "a plain CUDA file against the installed include/rlab/cuda (exit $?): $(head -3 "$tmp/err")"
+        # The installed exercises (plain CUDA) graded by the installed rlab: each bug exits 1, each solution 0.
+        local ex flags
+        for ex in "$p"/share/reduction-lab/lessons/exercises/*/; do
+            mapfile -t flags < <(python3 -c "import tomllib,sys; [print(f) for f in tomllib.load(open(sys.argv[1],'rb'))['run']]" "$ex/exercise.toml")
+            run_clean "$tmp/out" "$tmp/err" "$p/bin/rlab" run "$ex/kernel.cu" "${flags[@]}" --backend cpu
+            [ $? = 1 ] || fail "the installed exercise $(basename "$ex")'s kernel.cu: expected exit 1: $(head -3 "$tmp/err")"
+            run_clean "$tmp/out" "$tmp/err" "$p/bin/rlab" run "$ex/solution.cu" "${flags[@]}" --backend cpu ||
+                fail "the installed exercise $(basename "$ex")'s solution.cu (exit $?): $(head -3 "$tmp/err")"
+        done
     else
         echo "SKIPPED: clang-14 is not on PATH: the installed CUDA headers are not compiled"
     fi
