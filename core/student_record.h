@@ -11,7 +11,7 @@ struct StudentRecord {
     EventKind kind = EventKind::Load;
     uint8_t flags = 0;        // core/event_flags.h (kUndefined ...); kFinisher is set by the assembly
     uint8_t launch = 0;       // 0: the kernel's launch; 1: the lab's second launch over the block partials
-    uint8_t pad0 = 0;
+    uint8_t pad0 = 0;         // a plain run's buffer bits (simt/interpreter.h); kWarpArrival on a Barrier record
     uint16_t thread = 0;      // thread within its block
     uint16_t line = 0;        // source line of the call (0: unknown)
     uint32_t block = 0;
@@ -30,5 +30,12 @@ struct StudentRecord {
     uint32_t pad1 = 0;
 };
 static_assert(sizeof(StudentRecord) == 80, "records keep their layout (the GPU writes them)");
+
+// pad0 bit of a Barrier record that stands for a warp's lanes arriving together (the plain-CUDA engine records one
+// such record per warp arrival, not one per lane): aux = the arriving lanes, thread = the lowest of them, and every
+// other lane of aux leaves a gap in its own seq where it arrives (core/student_trace.cpp gives it its arrival there).
+// A flag, not `aux != 0`: the other recorders (the fiber runtime, the GPU) record one Barrier per thread and may
+// leave anything in aux.
+constexpr uint8_t kWarpArrival = 0x20;
 
 }  // namespace rl

@@ -70,6 +70,15 @@ void check_records(const StudentRun& run, const std::vector<StudentRecord>& recs
             throw Error(record_at(i) + "block " + std::to_string(r.block) + " is outside a grid of " + std::to_string(blocks) + " blocks");
         if (r.thread >= threads)
             throw Error(record_at(i) + "thread " + std::to_string(r.thread) + " is outside a block of " + std::to_string(threads) + " threads");
+        if (r.kind == EventKind::Barrier && (r.pad0 & kWarpArrival)) {
+            // A warp's arrival: its lanes in aux, recorded under the lowest (the stepper gives the others theirs).
+            const uint32_t own = 1u << (r.thread % 32u), warp = r.thread / 32u * 32u;
+            if ((r.aux & (own | (own - 1))) != own)
+                throw Error(record_at(i) + "a warp's barrier arrival (lanes " + std::to_string(r.aux) +
+                            ") is recorded under a thread that is not its lowest lane");
+            if (warp + 32u - uint32_t(__builtin_clz(r.aux)) > threads)
+                throw Error(record_at(i) + "a warp's barrier arrival names a lane outside a block of " + std::to_string(threads) + " threads");
+        }
         for (int k = 0; k < 2; ++k) {
             const uint32_t d = r.dep[k];
             if (d == kNoEvent) continue;
@@ -119,8 +128,8 @@ public:
         uint32_t exits = 0xffffffffu;  // threads whose exit waits for this barrier: a list through next_waiter_
     };
 
-    // Each record's step goes to its pad1 (as int32, -1 until found); pad0 is left 0 (section 3 marks merged records
-    // there). A record's fields hold what the stepper keeps of it: no array of millions beside them to fill.
+    // Each record's step goes to its pad1 (as int32, -1 until found); pad0 is left 0 but a warp's barrier record's
+    // kWarpArrival (section 3 marks merged records there). A record's fields hold what the stepper keeps of it: no array of millions beside them to fill.
     void run() {
         build_tables();
         next_waiter_.assign(threads_.size(), kNone);
@@ -144,13 +153,16 @@ public:
     static int32_t step_of(const StudentRecord& r) { return int32_t(r.pad1); }
 
     const std::vector<Group>& groups() const { return groups_; }
-    // A done group's records: members()[g.start, g.start + g.ready).
+    // A done group's records: members()[g.start, g.start + g.ready); kVirtualMember marks a lane's arrival that a
+    // warp's record (another member) stands for.
     const std::vector<uint32_t>& members() const { return members_; }
+    static bool virtual_member(uint32_t m) { return (m & kVirtualMember) != 0; }
 
 private:
     static constexpr uint32_t kNone = 0xffffffffu;
     struct Thread {
         uint32_t pos = 0, end = 0;  // its records: order_[pos, end)
+        uint32_t vpos = 0, vend = 0;  // its arrivals a warp's record stands for: virtual_[vpos, vend)
         int32_t last = -1;
         uint32_t barriers = 0;      // barriers it passes: reaches, or skips alive as its exit says
         uint32_t block = 0;         // block instance
@@ -164,6 +176,13 @@ private:
     const std::vector<uint32_t>& order_;
     bool per_launch_ = false;
     std::vector<Thread> threads_;
+    // A lane's arrival at a barrier that its warp's record stands for (kWarpArrival, recorded under a lower lane): the
+    // lane takes it before its own record order_[before] (or after its last one), as one member of the record's group.
+    struct Virtual {
+        uint32_t before, rec;
+    };
+    std::vector<Virtual> virtual_;
+    static constexpr uint32_t kVirtualMember = 0x80000000u;  // members_: a virtual arrival's record (no event of its own)
     std::vector<Block> blocks_;
     std::vector<Group> groups_;
     std::vector<uint32_t> members_, barrier_gid_;
@@ -178,26 +197,71 @@ private:
 
     static bool same_block(const StudentRecord& a, const StudentRecord& b) { return a.launch == b.launch && a.block == b.block; }
 
-    // Threads, block instances and groups, from the records in thread order.
+    // Threads, block instances and groups, from the records in thread order. A warp's barrier record (kWarpArrival)
+    // is visited under its lowest lane, before the other lanes of aux (higher threads of the block): it is queued for
+    // each of them (`pending`), and each takes it at the j-th gap in its seq (the lane's j-th arrival recorded by
+    // another lane: a warp's records in index order are its arrivals in time), or after its last record. A lane whose
+    // only acts are such arrivals has no record: it becomes a thread of its own at the end of its block.
     void build_tables() {
         std::vector<uint32_t> shuffle_gid[32], warpsync_gid[32];  // per warp of the current block, by k
+        std::vector<std::vector<uint32_t>> pending;  // per thread of the current block: warp records naming it
+        std::vector<uint32_t> pending_threads;       // the threads with some (each once)
+        uint32_t cur = kNone, next_seq = 0;          // threads_.back()'s thread and the seq it takes next
+        size_t taken = 0;                            // of pending[cur]
+        auto add_virtual = [&](uint32_t rec, uint32_t before) {
+            Thread& th = threads_.back();
+            virtual_.push_back({before, rec});
+            th.vend = uint32_t(virtual_.size());
+            Group& g = groups_[r_[rec].group];  // its group id by now: its lane came first
+            ++g.members;
+            th.barriers = std::max(th.barriers, g.k + 1);
+        };
+        auto end_thread = [&]() {  // its arrivals after its last record
+            if (cur == kNone || cur >= pending.size()) return;
+            for (std::vector<uint32_t>& list = pending[cur]; taken < list.size(); ++taken) add_virtual(list[taken], threads_.back().end);
+            pending[cur].clear();
+        };
+        auto end_block = [&](uint32_t p) {
+            end_thread();
+            cur = kNone;
+            for (uint32_t lane : pending_threads) {
+                if (pending[lane].empty()) continue;
+                std::sort(pending[lane].begin(), pending[lane].end());
+                threads_.push_back({p, p, uint32_t(virtual_.size()), uint32_t(virtual_.size())});
+                threads_.back().block = uint32_t(blocks_.size() - 1);
+                for (uint32_t rec : pending[lane]) add_virtual(rec, p);
+                pending[lane].clear();
+            }
+            pending_threads.clear();
+            if (!blocks_.empty()) {
+                blocks_.back().end_thread = uint32_t(threads_.size());
+                blocks_.back().barrier_count = uint32_t(barrier_gid_.size() - blocks_.back().barrier_first);
+            }
+        };
         for (size_t p = 0; p < order_.size(); ++p) {
             const uint32_t i = order_[p];
             StudentRecord& r = r_[i];
-            r.pad0 = 0;
+            r.pad0 = r.kind == EventKind::Barrier ? uint8_t(r.pad0 & kWarpArrival) : uint8_t(0);
             r.pad1 = uint32_t(-1);  // no step yet
             const bool new_block = p == 0 || !same_block(r, r_[order_[p - 1]]);
             if (new_block) {
-                if (!blocks_.empty()) blocks_.back().barrier_count = uint32_t(barrier_gid_.size() - blocks_.back().barrier_first);
+                end_block(uint32_t(p));
                 blocks_.push_back({uint32_t(threads_.size()), 0, uint32_t(barrier_gid_.size()), 0});
                 for (auto& v : shuffle_gid) v.clear();
                 for (auto& v : warpsync_gid) v.clear();
             }
             if (new_block || r.thread != r_[order_[p - 1]].thread) {
+                end_thread();
                 threads_.push_back({});
                 threads_.back().pos = uint32_t(p);
+                threads_.back().vpos = threads_.back().vend = uint32_t(virtual_.size());
                 threads_.back().block = uint32_t(blocks_.size() - 1);
                 blocks_.back().end_thread = uint32_t(threads_.size());
+                cur = r.thread;
+                next_seq = 0;
+                taken = 0;
+                if (cur < pending.size() && !std::is_sorted(pending[cur].begin(), pending[cur].end()))
+                    std::sort(pending[cur].begin(), pending[cur].end());
             } else if (r.seq == r_[order_[p - 1]].seq) {
                 throw Error(record_at(i) + "two events of one thread share position " + std::to_string(r.seq));
             } else if (r_[order_[p - 1]].kind == EventKind::Exit) {
@@ -205,6 +269,10 @@ private:
             }
             Thread& th = threads_.back();
             th.end = uint32_t(p + 1);
+            // The gaps before this record: arrivals of this lane that a lower lane's record stands for.
+            if (r.seq > next_seq && cur < pending.size())
+                for (uint32_t gap = r.seq - next_seq; gap > 0 && taken < pending[cur].size(); --gap) add_virtual(pending[cur][taken++], uint32_t(p));
+            next_seq = r.seq + 1;
             if (r.kind == EventKind::Exit) th.barriers = std::max(th.barriers, r.group);
             if (!is_sync(r.kind)) continue;
             const uint32_t k = r.group;
@@ -234,8 +302,17 @@ private:
             }
             ++groups_[*gid].members;
             r.group = *gid;
+            if (r.pad0 & kWarpArrival) {  // the other lanes' arrivals (check_records: all above this one, in its block)
+                const uint32_t warp = r.thread / 32u * 32u;
+                for (uint32_t lanes = r.aux & (r.aux - 1); lanes; lanes &= lanes - 1) {
+                    const uint32_t lane = warp + uint32_t(__builtin_ctz(lanes));
+                    if (lane >= pending.size()) pending.resize(size_t(lane) + 1);
+                    if (pending[lane].empty()) pending_threads.push_back(lane);
+                    pending[lane].push_back(i);
+                }
+            }
         }
-        if (!blocks_.empty()) blocks_.back().barrier_count = uint32_t(barrier_gid_.size() - blocks_.back().barrier_first);
+        end_block(uint32_t(order_.size()));
         uint32_t start = 0;
         for (Group& g : groups_) {
             g.start = start;
@@ -244,9 +321,24 @@ private:
         members_.assign(start, kNone);
     }
 
+    // The thread's next act is an arrival a warp's record stands for (before its next record of its own, if any).
+    bool at_virtual(const Thread& th) const { return th.vpos < th.vend && virtual_[th.vpos].before <= th.pos; }
+    static bool running(const Thread& th) { return th.pos < th.end || th.vpos < th.vend; }
+
     void advance(uint32_t t) {
         Thread& th = threads_[t];
-        while (th.pos < th.end) {
+        while (running(th)) {
+            if (at_virtual(th)) {  // a barrier arrival its warp's record stands for: no operands, no record to place
+                const uint32_t i = virtual_[th.vpos].rec;
+                if (step_of(r_[i]) >= 0) { th.last = step_of(r_[i]); ++th.vpos; continue; }  // its group is done
+                if (th.waiting) return;
+                th.waiting = true;
+                Group& g = groups_[r_[i].group];
+                g.base = std::max(g.base, th.last + 1);
+                members_[g.start + g.ready++] = t;
+                try_group(r_[i].group);
+                return;
+            }
             const uint32_t i = order_[th.pos];
             if (step_of(r_[i]) >= 0) { th.last = step_of(r_[i]); ++th.pos; continue; }  // resolved with its group
             const StudentRecord& r = r_[i];
@@ -314,7 +406,7 @@ private:
             for (uint32_t t = b.first_thread; t < b.end_thread; ++t) {
                 const Thread& th = threads_[t];
                 if (th.barriers > g.k) continue;
-                if (th.pos < th.end) return;  // still running: it must exit first
+                if (running(th)) return;  // it must exit first
                 step = std::max(step, th.last + 1);
             }
         }
@@ -328,10 +420,15 @@ private:
         g.exits = kNone;
         for (uint32_t m = g.start; m < g.start + g.ready; ++m) {
             const uint32_t t = members_[m];
-            const uint32_t i = order_[threads_[t].pos];
-            members_[m] = i;  // the group's records, for section 3
-            resolve(i, step);
-            threads_[t].waiting = false;
+            Thread& th = threads_[t];
+            if (at_virtual(th)) {
+                members_[m] = virtual_[th.vpos].rec | kVirtualMember;  // (its record is placed by its own lane, a member too)
+            } else {
+                const uint32_t i = order_[th.pos];
+                members_[m] = i;  // the group's records, for section 3
+                resolve(i, step);
+            }
+            th.waiting = false;
             queue_.push_back(t);
         }
     }
@@ -462,7 +559,7 @@ std::vector<uint32_t> records_by_thread(const std::vector<StudentRecord>& r, siz
 
 Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecord> recs, const InputData& input) {
     const Schedule& s = run.schedule;
-    if (recs.size() >= kBadDep) throw Error("a student kernel recorded more events than a trace can number");
+    if (recs.size() >= 0x80000000u) throw Error("a student kernel recorded more events than a trace can number");
     // A plain run's global accesses name their buffer in pad0 bits 1..3 (bit 4: a load outside its buffer); the
     // stepper takes pad0 for its own marks, so they are kept first.
     std::vector<uint8_t> buffer_bits;
@@ -517,7 +614,11 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
                 return nullptr;
             };
             const uint32_t* m = members.data() + g.start;
+            // The lanes a record stands for: a warp's record (kWarpArrival) its aux, a thread's its own lane. A lane's
+            // arrival that a warp's record stands for is a member with no record of its own (skipped).
+            auto lanes_of = [](const StudentRecord& r) { return (r.pad0 & kWarpArrival) ? r.aux : 1u << (r.thread % 32u); };
             for (uint32_t k = 0; k < g.ready; ++k) {
+                if (Stepper::virtual_member(m[k])) continue;
                 StudentRecord& r = recs[m[k]];
                 if (!barrier && !(r.aux >> (r.thread % 32u) & 1u)) continue;
                 if (Head* h = head_of(r)) {
@@ -532,11 +633,12 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
                 StudentRecord& head = recs[h.rec];
                 head.detail = head.line;
                 if (barrier) {
-                    head.aux = 1u << (head.thread % 32u);
+                    head.aux = lanes_of(head);
                     head.thread = uint16_t(head.thread / 32u * 32u);
                 }
             }
             for (uint32_t k = 0; k < g.ready; ++k) {
+                if (Stepper::virtual_member(m[k])) continue;
                 StudentRecord& r = recs[m[k]];
                 if (!barrier && !(r.aux >> (r.thread % 32u) & 1u)) {
                     r.detail = r.line;
@@ -546,7 +648,7 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
                 Head* h = head_of(r);
                 if (h->rec == m[k]) continue;
                 StudentRecord& head = recs[h->rec];
-                if (barrier) head.aux |= 1u << (r.thread % 32u);
+                if (barrier) head.aux |= lanes_of(r);
                 else head.thread = std::min(head.thread, r.thread);
                 r.pad0 = 1;
             }

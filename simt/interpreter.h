@@ -82,7 +82,7 @@ struct LaunchRequest {
 };
 
 // StudentRecord::pad0 of a buffer access (core reads it: docs/trace-format.md): bit 0 is the assembly's, bits 1..3
-// the buffer's id, bit 4 a load outside the buffer.
+// the buffer's id, bit 4 a load outside the buffer; bit 5 (kWarpArrival, core/student_record.h) a warp's barrier record.
 constexpr uint8_t buffer_pad(uint32_t id) { return uint8_t((id & 7u) << 1); }
 constexpr uint8_t kOutsideBufferPad = 0x10;
 
@@ -92,8 +92,9 @@ struct LaunchResult {
     int first_op = -1;      // the first one (-1: none)
     std::string error;      // a kernel error (out of range, a hang, the step budget): one line
     uint64_t instructions = 0;  // warp instructions executed (for the benchmark)
-    // Records the assembly merges into an earlier record's event: a warp's arrivals at one __syncthreads() after
-    // the first arriving lane's (core/student_trace.cpp, section 3, makes one Barrier event of them).
+    // Records the assembly merges into an earlier record's event, counted as the launch runs for the trace limit.
+    // None now: a warp's lanes arriving together at a __syncthreads() are one record already (kWarpArrival), and
+    // the paths of a split warp arriving apart (which core/student_trace.cpp, section 3, merges) are counted apart.
     uint64_t merged = 0;
 };
 

@@ -166,6 +166,7 @@ private:
     // ---- records.cpp ---------------------------------------------------------------------------------------
     uint32_t record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t aux, uint32_t dep0, uint32_t dep1,
                     uint64_t value, uint32_t line, uint32_t tid);
+    uint32_t take_seq(uint32_t tid, uint32_t line);  // the thread's next place in its program order (step budget)
     uint64_t events_with_next() const;
     StudentRecord& at(uint32_t ev) { return out_.records[ev - in_.record_base + first_]; }
     Val fill(Warp& w, uint32_t reg, uint32_t lane, uint32_t line);

@@ -23,14 +23,21 @@ void Launch::fail(const std::string& message) {
     throw Stop{};
 }
 
-uint32_t Launch::record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t aux, uint32_t dep0, uint32_t dep1,
-                        uint64_t value, uint32_t line, uint32_t tid) {
+// A lane whose arrival at a barrier its warp's record stands for takes its place here too (warp_ops.cpp, arrive).
+uint32_t Launch::take_seq(uint32_t tid, uint32_t line) {
     ThreadState& t = threads_[tid];
     if (t.seq >= limits::kStudentThreadEvents)
         fail(who(tid, line) + " records its " + std::to_string(limits::kStudentThreadEvents) +
              "th event: the step budget stops it (an endless loop?)");
-    // The trace limit counts events, and a warp's arrivals at one barrier are one event: arrive() counts those that
-    // merge (out_.merged) before it records them, so that this one is counted as what it will be.
+    return t.seq++;
+}
+
+uint32_t Launch::record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t aux, uint32_t dep0, uint32_t dep1,
+                        uint64_t value, uint32_t line, uint32_t tid) {
+    const uint32_t seq = take_seq(tid, line);
+    // The trace limit counts events: a warp's lanes arriving together at a barrier are one record and one event; a
+    // split warp's paths arriving apart are records of their own, merged by the assembly (out_.merged: none counted
+    // so, the count can only be high).
     if (events_with_next() > limits::kTraceEvents)
         fail("the kernel makes more than " + std::to_string(limits::kTraceEvents) +
              " events (the trace limit, docs/limits.md; a warp's arrival at a __syncthreads() is one event): use a "
@@ -42,7 +49,7 @@ uint32_t Launch::record(EventKind kind, uint8_t flags, uint32_t detail, uint32_t
     r.thread = uint16_t(tid);
     r.line = uint16_t(line > 0xffff ? 0xffff : line);
     r.block = block_;
-    r.seq = t.seq++;
+    r.seq = seq;
     r.detail = detail;
     r.aux = aux;
     r.dep[0] = dep0;

@@ -102,20 +102,31 @@ void Launch::vote(Warp& w, const Inst& in, uint32_t mask) {
 }
 
 void Launch::arrive(Warp& w, const Inst& in, uint32_t mask) {
-    // The lanes arriving together (one warp, one line) at the same barrier of their count make one event: each after
-    // the first is counted as merged before it is recorded, for the trace limit (records.cpp).
-    uint32_t counts[32], distinct = 0;
+    // The lanes arriving together (one warp, one line) at the same barrier of their count are one record, as they are
+    // one event (kWarpArrival, core/student_record.h): aux = those lanes, under the lowest of them. Every lane still
+    // takes its place in its own program order (a gap in its seq, where the assembly gives it its arrival): the record
+    // costs 80 bytes once a warp instead of once a lane, and a barrier is most of a reduction's records.
+    uint32_t counts[32], lanes[32], distinct = 0;
     each_lane(mask, [&](uint32_t l) {
-        const uint32_t tid = tid_of(w, l);
-        ThreadState& t = threads_[tid];
-        if (std::find(counts, counts + distinct, t.barriers) != counts + distinct) ++out_.merged;
-        else counts[distinct++] = t.barriers;
-        const uint32_t ev = record(EventKind::Barrier, 0, in.line, 0, kNone, kNone, identity_, in.line, tid);
-        at(ev).group = t.barriers;
-        if (reached_.empty() || reached_.back() < t.barriers)
-            reached_.push_back(t.barriers);
-        else if (auto it = std::lower_bound(reached_.begin(), reached_.end(), t.barriers); *it != t.barriers)
-            reached_.insert(it, t.barriers);
+        const uint32_t k = threads_[tid_of(w, l)].barriers;
+        const uint32_t d = uint32_t(std::find(counts, counts + distinct, k) - counts);
+        if (d == distinct) counts[distinct] = k, lanes[distinct++] = 0;
+        lanes[d] |= 1u << l;
+    });
+    for (uint32_t d = 0; d < distinct; ++d) {
+        const uint32_t k = counts[d];
+        const uint32_t ev = record(EventKind::Barrier, 0, in.line, lanes[d], kNone, kNone, identity_, in.line,
+                                   tid_of(w, uint32_t(__builtin_ctz(lanes[d]))));
+        at(ev).group = k;
+        at(ev).pad0 = kWarpArrival;
+        if (reached_.empty() || reached_.back() < k)
+            reached_.push_back(k);
+        else if (auto it = std::lower_bound(reached_.begin(), reached_.end(), k); *it != k)
+            reached_.insert(it, k);
+        each_lane(lanes[d] & (lanes[d] - 1), [&](uint32_t l) { take_seq(tid_of(w, l), in.line); });
+    }
+    each_lane(mask, [&](uint32_t l) {
+        ThreadState& t = threads_[tid_of(w, l)];
         ++t.barriers;
         if (BarrierKind(in.aux) != BarrierKind::Plain) t.predicate = w.bits[size_t(in.a) * 32 + l] != 0;
     });

@@ -103,8 +103,9 @@ public:
         simt::LaunchResult res = simt::run_launch(kernel_, r);
         LaunchOutput out;
         out.records = std::move(res.records);
-        // The dialect's assembly knows no buffers: these records carry none (launch 1's in[] is launch 0's out).
-        for (StudentRecord& rec : out.records) rec.pad0 = 0;
+        // The dialect's assembly knows no buffers: these records carry none (launch 1's in[] is launch 0's out). A
+        // warp's barrier record keeps its mark (kWarpArrival).
+        for (StudentRecord& rec : out.records) rec.pad0 &= kWarpArrival;
         out.out = buffer_slots(buffers[1], element_bytes);
         out.ops_used = res.ops_used;
         out.first_op = res.first_op;

@@ -30,7 +30,8 @@
 //            a load of a slot no thread of the block stored: kUndefined, poison, dep none
 //   Barrier  one per arriving thread: detail = line, group = k-th __syncthreads of the thread (the plain-CUDA
 //            engine: k-th of the block's barriers the thread passed, reached or skipped alive; the same numbers
-//            where no thread skips one)
+//            where no thread skips one). The plain-CUDA engine records one per warp arrival instead (kWarpArrival in
+//            pad0, aux = the lanes, under the lowest; the others' seq has a gap there: core/student_record.h)
 //   Exit     the plain-CUDA engine only, and only for a thread that passed a barrier some thread of its block
 //            reached, without reaching it (a live skip: it lives on after the branch that held the barrier, or
 //            records before it returns): its last record, group = the block's barriers it passed, line = its

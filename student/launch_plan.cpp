@@ -75,16 +75,42 @@ namespace {
 bool retracted(const StudentRecord& r) { return (r.flags & RL_RETRACTED_RECORD) != 0; }
 
 // A thread's kept records renumbered in program order: seq, a Load's or PartialLoad's k, and an operand that names no
-// record dropped.
+// record dropped. A lane's arrival at a barrier that its warp's record stands for (kWarpArrival, core/student_record.h)
+// is a gap in its seq, where the assembly gives it that arrival: it keeps its place, one for each such arrival of the
+// lane (`virtuals`); every other gap (a retracted record's) closes.
 struct ThreadCount {
     uint32_t seq = 0, loads = 0, partial_loads = 0;
+    int64_t last_seq = -1;  // the seq the thread's previous record had (kept or dropped)
+    uint32_t virtuals = 0;  // its arrivals recorded by a lower lane, not yet given their place
 };
 void renumber(StudentRecord& r, ThreadCount& c, size_t count) {
+    const int64_t gap = int64_t(r.seq) - c.last_seq - 1;
+    c.last_seq = r.seq;
+    if (gap > 0) {
+        const uint32_t keep = uint32_t(std::min<int64_t>(gap, c.virtuals));
+        c.seq += keep;
+        c.virtuals -= keep;
+    }
     r.seq = c.seq++;
     if (r.kind == EventKind::Load) r.detail = c.loads++;
     if (r.kind == EventKind::PartialLoad) r.detail = c.partial_loads++;
     for (uint32_t& d : r.dep)
         if (d != kNoEvent && d >= count) d = kNoEvent;  // names no record
+}
+
+// Per thread of one block: the arrivals its warp's records stand for (the lanes of aux but the record's own).
+void count_virtuals(const std::vector<StudentRecord>& records, const uint32_t* order, size_t count, std::vector<uint32_t>& out) {
+    std::fill(out.begin(), out.end(), 0u);
+    for (size_t k = 0; k < count; ++k) {
+        const StudentRecord& r = records[order[k]];
+        if (r.kind != EventKind::Barrier || !(r.pad0 & kWarpArrival)) continue;
+        const uint32_t warp = r.thread / 32u * 32u;
+        for (uint32_t lanes = r.aux & ~(1u << (r.thread % 32u)); lanes; lanes &= lanes - 1) {
+            const uint32_t t = warp + uint32_t(__builtin_ctz(lanes));
+            if (t >= out.size()) out.resize(size_t(t) + 1, 0u);
+            ++out[t];
+        }
+    }
 }
 
 }  // namespace
@@ -93,19 +119,28 @@ std::vector<uint32_t> compact_records(std::vector<StudentRecord>& records, size_
     // Program order of each thread (the GPU may hand records in another order): by block, thread, seq; a block at a
     // time while its records are in the cache (core/student_trace.h).
     size_t dropped = 0;
+    std::vector<uint32_t> virtuals;
     for_each_block_by_thread(records, first, [&](const uint32_t* order, size_t count, bool all) {
         if (all) dropped = 0;  // (renumbering a record again gives it the same numbers)
-        ThreadCount c;
-        const StudentRecord* prev = nullptr;
-        for (size_t k = 0; k < count; ++k) {
-            StudentRecord& r = records[order[k]];
-            if (retracted(r)) {
-                ++dropped;
-                continue;
+        for (size_t b = 0; b < count;) {  // block by block (one call holds one, or all of them)
+            const StudentRecord& head = records[order[b]];
+            size_t e = b;
+            while (e < count && records[order[e]].launch == head.launch && records[order[e]].block == head.block) ++e;
+            count_virtuals(records, order + b, e - b, virtuals);
+            ThreadCount c;
+            const StudentRecord* prev = nullptr;
+            for (size_t k = b; k < e; ++k) {
+                StudentRecord& r = records[order[k]];
+                if (!prev || r.thread != prev->thread) c = {}, c.virtuals = r.thread < virtuals.size() ? virtuals[r.thread] : 0;
+                prev = &r;
+                if (retracted(r)) {
+                    ++dropped;
+                    c.last_seq = r.seq;
+                    continue;
+                }
+                renumber(r, c, records.size());
             }
-            if (!prev || r.launch != prev->launch || r.block != prev->block || r.thread != prev->thread) c = {};
-            renumber(r, c, records.size());
-            prev = &r;
+            b = e;
         }
     });
     if (!dropped) return {};  // every index stays

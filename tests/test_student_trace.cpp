@@ -137,6 +137,76 @@ TEST_CASE("student trace: a barrier comes after the last event of every thread t
     CHECK_FALSE(has(t, HazardKind::SharedMemoryRace));
 }
 
+// A warp's lanes arriving together at a barrier as one record (kWarpArrival, the plain-CUDA engine's): aux = the
+// lanes, under the lowest; every other lane skips a seq there. The same block as above: warp 0 arrives in two records
+// (lanes 0-15, then lanes 16-31 under lane 16: a split warp), warp 1's lanes 32-47 in one, of which lanes 44-47 do
+// nothing else (no record of their own); lanes 1-15 read after the barrier (their arrival is a gap in their seq),
+// lanes 16-31 arrive last of all they do. By hand: one event per warp, aux the lanes, at step 5 (after lanes 48-63's
+// five loads), the reads at step 6, and no hazard.
+TEST_CASE("student trace: a warp's barrier record stands for its lanes, each at the gap in its own order") {
+    Recorder r;
+    auto warp_arrival = [&](uint32_t owner, uint32_t lanes) {
+        StudentRecord b;
+        b.kind = EventKind::Barrier, b.thread = uint16_t(owner), b.aux = lanes, b.line = 7, b.pad0 = kWarpArrival;
+        r.add(b);
+        for (uint32_t l = 0; l < 32; ++l)
+            if ((lanes >> l & 1u) && owner / 32 * 32 + l != owner) {
+                const auto key = std::tuple(0, 0u, owner / 32 * 32 + l);
+                ++r.seq[key];
+                ++r.barriers[key];
+            }
+    };
+    std::vector<uint32_t> st(64, kNoEvent);
+    for (uint32_t th = 0; th < 44; ++th) st[th] = r.simple(EventKind::SharedStore, 0, th, r.load(0, th, th, 1.0f));
+    for (uint32_t th = 48; th < 64; ++th)
+        for (int k = 0; k < 5; ++k) r.load(0, th, th, 1.0f);
+    for (uint32_t th = 0; th < 44; ++th) r.recs[st[th]].detail = th;
+    warp_arrival(0, 0x0000ffffu);
+    warp_arrival(32, 0x0000ffffu);
+    warp_arrival(16, 0xffff0000u);
+    std::vector<uint32_t> ld(16);
+    for (uint32_t th = 0; th < 16; ++th) {
+        ld[th] = r.simple(EventKind::SharedLoad, 0, th, st[th + 16]);
+        r.recs[ld[th]].detail = th + 16;
+    }
+    CHECK(r.recs[ld[1]].seq == 3);  // load, store, (its arrival), read
+    const Trace t = trace_from_student_records(run_of(64, 64, 1, 0.0f), r.recs, make_input(run_of(64, 64, 1, 0).schedule));
+    check_operands_first(t);
+    std::map<uint32_t, const Event*> barrier_of_thread;
+    for (const Event& e : t.events)
+        if (e.kind == EventKind::Barrier) barrier_of_thread[e.thread] = &e;
+    REQUIRE(barrier_of_thread.size() == 2);
+    REQUIRE(barrier_of_thread.count(0) == 1);
+    REQUIRE(barrier_of_thread.count(32) == 1);
+    CHECK(barrier_of_thread[0]->aux == 0xffffffffu);
+    CHECK(barrier_of_thread[32]->aux == 0x0000ffffu);
+    CHECK(barrier_of_thread[0]->step == 5);
+    CHECK(barrier_of_thread[32]->step == 5);
+    int reads = 0;
+    for (const Event& e : t.events)
+        if (e.kind == EventKind::SharedLoad) {
+            CHECK(e.step == 6);
+            ++reads;
+        }
+    CHECK(reads == 16);
+    CHECK(t.events.size() == 44 * 2 + 16 * 5 + 2 + 16);
+    CHECK_FALSE(has(t, HazardKind::DivergentBarrier));
+    CHECK_FALSE(has(t, HazardKind::SharedMemoryRace));
+}
+
+// A warp's barrier record must be under the lowest of its lanes, and name lanes of the block only.
+TEST_CASE("student trace: a warp's barrier record under a lane that is not its lowest, or past the block, is refused") {
+    // lanes 0-2 under lane 1; lanes 1 and 20 in a block of 16 threads
+    for (uint32_t lanes : {0x7u, 0x2u | 1u << 20}) {
+        CAPTURE(lanes);
+        Recorder r;
+        StudentRecord b;
+        b.kind = EventKind::Barrier, b.thread = 1, b.aux = lanes, b.pad0 = kWarpArrival;
+        r.add(b);
+        CHECK_THROWS_AS(trace_from_student_records(run_of(16, 16, 1, 0.0f), r.recs, make_input(run_of(16, 16, 1, 0).schedule)), Error);
+    }
+}
+
 TEST_CASE("student trace: one barrier reached at two source lines is a divergent barrier") {
     Recorder r;
     for (uint32_t th = 0; th < 64; ++th) r.load(0, th, th, 1.0f);
