@@ -1,8 +1,10 @@
-// core/exercise.cpp — exercise.toml read with toml++ and checked: known keys only, a real hazard kind, both files there.
+// core/exercise.cpp — exercise.toml read with toml++ and checked: known keys and run flags only, a real hazard kind,
+// both files there.
 #include "core/exercise.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <toml++/toml.h>
 
 #include "core/error.h"
@@ -18,6 +20,21 @@ namespace {
 bool valid_name(const std::string& name) {
     return !name.empty() && name.size() <= 64 &&
            std::all_of(name.begin(), name.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+// The flags of `rlab run FILE.cu` that say what runs (not how it is shown): what the CLI, both front ends
+// (app/lab/exercise_links) and CI grade an exercise with. Each takes a value.
+constexpr const char* kRunFlags[] = {"--n", "--block", "--grid", "--input", "--seed", "--op", "--launch", "--kernel"};
+
+std::string run_flags_problem(const std::vector<std::string>& run) {
+    for (size_t i = 0; i < run.size(); i += 2) {
+        const bool known = std::any_of(std::begin(kRunFlags), std::end(kRunFlags), [&](const char* f) { return run[i] == f; });
+        if (!known)
+            return "'run' flag '" + run[i] + "' is not one an exercise takes: --n, --block, --grid, --input, --seed, --op, "
+                   "--launch or --kernel, each followed by its value";
+        if (i + 1 == run.size()) return "'run' flag '" + run[i] + "' has no value after it";
+    }
+    return {};
 }
 
 }  // namespace
@@ -64,6 +81,7 @@ std::optional<Exercise> load_exercise(const std::string& lessons_dir, const std:
                     if (!item.is_string()) fail(line, column, "'run' holds texts only (flags and their values)");
                     else ex.run.push_back(*item.value<std::string>());
                 }
+            if (const std::string why = run_flags_problem(ex.run); !why.empty()) fail(line, column, why);
         } else if (key == "hazard") {
             // A note (atomic-contention) is correct code: it never makes `rlab run` fail, so it grades nothing.
             has_hazard = v.is_string() && parse_hazard_kind(*v.value<std::string>(), ex.hazard) && !is_note(ex.hazard);

@@ -19,7 +19,12 @@ int show_exercise(std::ostream& out, const std::string& lessons_dir, const std::
         return 2;
     }
     std::string flags;
-    for (const std::string& f : ex->run) flags += " " + (f.find_first_of(" ,") == std::string::npos ? f : "'" + f + "'");
+    // Quoted for the shell unless every character is plain: an --input list, a --launch plan (<<<, ;, parentheses).
+    for (const std::string& f : ex->run)
+        flags += " " + (!f.empty() && f.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+/=:") ==
+                                          std::string::npos
+                            ? f
+                            : "'" + f + "'");
     out << ex->title << "\n" << std::string(ex->title.size(), '=') << "\n";
     for (const Lesson& l : lessons.lessons)
         for (const std::string& e : l.exercises)

@@ -64,11 +64,14 @@ student::KernelRequest exercise_request(const Exercise& ex, bool solution, Backe
     k.file = solution ? ex.solution_file() : exercise_working_kernel(ex, &copy_note);
     CLI::App app{"exercise"};
     add_size_options(app, k.sizes);
+    app.add_option("--launch", k.launch);  // a plain CUDA exercise of several launches (in, out, tmp, n), as rlab run
+    app.add_option("--kernel", k.kernel);
     std::vector<std::string> args(ex.run.rbegin(), ex.run.rend());  // CLI11 takes them last first
     try {
         app.parse(args);
     } catch (const CLI::ParseError& e) {
-        throw Error(ex.dir + "/exercise.toml: run: " + e.what() + " (rlab run's --n --block --grid --input --seed --op)");
+        throw Error(ex.dir + "/exercise.toml: run: " + e.what() +
+                    " (rlab run's --n --block --grid --input --seed --op --launch --kernel)");
     }
     k.backend = backend == BackendChoice::Cpu ? "cpu" : backend == BackendChoice::Cuda ? "cuda" : "auto";
     std::string backend_note;

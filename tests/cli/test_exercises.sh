@@ -42,6 +42,13 @@ PY
     expect 0 "$name: rlab lessons --exercise" -- "$RLAB" lessons --dir "$LESSONS" --exercise "$name"
     contains out "kernel.cu" "$name: the exercise names its kernel"
     contains out "$hazard" "$name: the exercise names the hazard to find"
+    # The command it prints, run by the shell as a student pastes it (quotes and all) on a copy of the planted bug.
+    run_line=$(sed -n 's/^  rlab run /run /p' "$tmp/out")
+    cp "$dir/kernel.cu" "$tmp/my-$name.cu"
+    (rlab_path=$(cd "$(dirname "$RLAB")" && pwd)/$(basename "$RLAB") && cd "$tmp" &&
+        eval "\"\$rlab_path\" $run_line --backend cpu" >/dev/null 2>&1)
+    code=$?
+    [ "$code" = 1 ] || { echo "FAIL: $name: the printed '$run_line' on a copy of kernel.cu: exit $code, expected 1"; fails=$((fails + 1)); }
 done
 [ "$count" -ge 6 ] || { echo "FAIL: $count exercises, the lessons promise at least six"; fails=$((fails + 1)); }
 

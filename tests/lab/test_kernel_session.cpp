@@ -163,6 +163,19 @@ TEST_CASE("an exercise opens with its own flags") {
     CHECK(r.schedule.n == 40);  // partial-warp-mask: --n 40 --block 40
     CHECK(r.schedule.block == 40);
     CHECK(lab::exercise_request(exs[0], true, BackendChoice::Cpu, nullptr).file == exs[0].solution_file());
+    // An exercise of several blocks runs as a plan, as rlab run takes it (core/exercise.h's run flags).
+    Exercise planned = exs[0];
+    planned.run = {"--n", "64", "--launch", "partial_warp_sum<<<2, 32>>>(in, tmp, n); partial_warp_sum<<<1, 32>>>(tmp, out, 2)"};
+    const student::KernelRequest p = lab::exercise_request(planned, true, BackendChoice::Cpu, nullptr);
+    CHECK(p.launch == planned.run[3]);
+    CHECK(p.schedule.n == 64);
+    const student::KernelOutcome o = student::run_kernel(p);
+    if (o.error.find("LLVM") != std::string::npos || o.error.find("clang-14 was not found") != std::string::npos) return;
+    INFO(o.error);
+    REQUIRE(o.ok);
+    CHECK(o.trace.launches.size() == 2);
+    CHECK(o.trace.hazards.empty());
+    CHECK(unpack_value<float>(o.trace.result_value) == 64.0f * 65.0f / 2.0f);  // 1 + ... + 64
 }
 
 TEST_CASE("every exercise opened as the front ends open it shows its hazard and its solution is clean and exact") {

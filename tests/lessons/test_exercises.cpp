@@ -156,6 +156,25 @@ TEST_CASE("a malformed exercise is reported with its file and place") {
     CHECK(errors[0].line == 4);
     CHECK(errors[0].what.find("hazard kind") != std::string::npos);
 
+    // run holds rlab run's flags for a kernel, each with its value: a display flag or a lone flag is an error.
+    t.write("exercises/flags/kernel.cu", "");
+    t.write("exercises/flags/solution.cu", "");
+    errors.clear();
+    t.write("exercises/flags/exercise.toml", "title = \"t\"\ntask = \"x\"\nhint = \"y\"\nrun = [\"--n\", \"8\", \"--backend\", \"cuda\"]\nhazard = \"shared-memory-race\"\n");
+    CHECK(!load_exercise(t.dir.string(), "flags", errors));
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].line == 4);
+    CHECK(errors[0].what.find("'--backend' is not one an exercise takes") != std::string::npos);
+    errors.clear();
+    t.write("exercises/flags/exercise.toml", "title = \"t\"\ntask = \"x\"\nhint = \"y\"\nrun = [\"--block\", \"8\", \"--n\"]\nhazard = \"shared-memory-race\"\n");
+    CHECK(!load_exercise(t.dir.string(), "flags", errors));
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].what.find("'--n' has no value") != std::string::npos);
+    errors.clear();
+    t.write("exercises/flags/exercise.toml", "title = \"t\"\ntask = \"x\"\nhint = \"y\"\nrun = [\"--n\", \"64\", \"--launch\", \"k<<<2, 32>>>(in, tmp, n); k<<<1, 32>>>(tmp, out, 2)\"]\nhazard = \"shared-memory-race\"\n");
+    CHECK(load_exercise(t.dir.string(), "flags", errors));  // a plain exercise of several blocks: a plan with tmp
+    CHECK(errors.empty());
+
     errors.clear();
     CHECK(!load_exercise(t.dir.string(), "../ok", errors));  // a name never leaves the folder
     REQUIRE(errors.size() == 1);
