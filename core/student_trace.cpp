@@ -13,6 +13,7 @@
 #include "core/student_trace.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -151,6 +152,7 @@ public:
     }
 
     static int32_t step_of(const StudentRecord& r) { return int32_t(r.pad1); }
+    int32_t last_step(uint8_t launch) const { return last_step_[launch]; }  // its largest step, -1: none
 
     const std::vector<Group>& groups() const { return groups_; }
     // A done group's records: members()[g.start, g.start + g.ready); kVirtualMember marks a lane's arrival that a
@@ -192,6 +194,12 @@ private:
     std::unordered_map<uint32_t, uint32_t> waiter_;
     size_t resolved_ = 0;  // records with a step, and the largest (the checks at the end read no record when all is well)
     int32_t max_step_ = 0;
+    std::array<int32_t, 256> last_step_ = filled(-1);  // by launch: its largest step (-1: no record)
+    static std::array<int32_t, 256> filled(int32_t v) {
+        std::array<int32_t, 256> a;
+        a.fill(v);
+        return a;
+    }
     std::vector<uint32_t> next_waiter_;
     std::vector<uint32_t> queue_;
 
@@ -438,6 +446,7 @@ private:
         r.pad1 = uint32_t(step);
         ++resolved_;
         max_step_ = std::max(max_step_, step);
+        last_step_[r.launch] = std::max(last_step_[r.launch], step);
         if (!(r.pad0 & kHasWaiters)) return;
         r.pad0 &= uint8_t(~kHasWaiters);
         auto it = waiter_.find(i);
@@ -571,21 +580,21 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     // (held by pointer: its tables, a few bytes a record, go once section 3 has read its groups, before the events)
     auto stepper = std::make_unique<Stepper>(recs, order, plain);
     stepper->run();  // each record's step in its pad1
-    auto step_of = [](const StudentRecord& r) { return r.pad1; };
-    if (run.launches.size() > 1) {  // (one launch: its steps stand, and the stepper checked them)
-        // Launch k + 1 starts on the step after launch k's last: every step of a launch after every step of the one
-        // before, as the launch boundary orders them (an operand from an earlier launch is always on an earlier step).
-        std::vector<int64_t> last(run.launches.size(), -1), base(run.launches.size(), 0);
-        for (const StudentRecord& r : recs) last[r.launch] = std::max<int64_t>(last[r.launch], int32_t(r.pad1));
-        for (size_t k = 1; k < base.size(); ++k) base[k] = base[k - 1] + last[k - 1] + 1;
-        for (StudentRecord& r : recs) {
-            const int64_t step = base[r.launch] + int32_t(r.pad1);
-            if (step > 65534)
-                throw Error("the kernels run more than 65535 steps (a thread's events, one after another, launch after "
-                            "launch): shorten their loops, use fewer elements per thread or fewer launches");
-            r.pad1 = uint32_t(step);
+    // Launch k + 1 starts on the step after launch k's last: every step of a launch after every step of the one
+    // before, as the launch boundary orders them (an operand from an earlier launch is always on an earlier step). A
+    // record's step is its launch's first step plus its own (pad1), added where it is read: no pass over the records.
+    std::array<uint32_t, 256> base{};  // by launch (one launch, or the dialect's: all 0)
+    if (run.launches.size() > 1) {
+        int64_t next = 0;
+        for (size_t k = 0; k < run.launches.size(); ++k) {
+            base[k] = uint32_t(next);
+            next += int64_t(stepper->last_step(uint8_t(k))) + 1;
         }
+        if (next - 1 > 65534)
+            throw Error("the kernels run more than 65535 steps (a thread's events, one after another, launch after "
+                        "launch): shorten their loops, use fewer elements per thread or fewer launches");
     }
+    auto step_of = [&base](const StudentRecord& r) { return r.pad1 + base[r.launch]; };
     phase::mark("assembly: steps");
 
     // ---- 3. one barrier (and __syncwarp) event per warp, line and group ------------------------------

@@ -525,6 +525,27 @@ TEST_CASE("plain run: two launches in one trace, the second after the first, its
     CHECK(place_text(t, 2, 1, 1u) == "launch 2, block 0, warp 1, lane 0");
 }
 
+// Steps add up launch after launch: two launches of one thread that loads k elements, one after another (steps 0 to
+// k - 1 in each), take 2k steps: 60,000 fit, 80,000 are past the 65,535 a trace numbers and refused in one line.
+TEST_CASE("plain run: launches whose steps add up past 65535 are refused, and ones that fit are not") {
+    for (uint32_t loads : {30000u, 40000u}) {
+        CAPTURE(loads);
+        Plan p;
+        for (uint8_t l = 0; l < 2; ++l) {
+            p.launch = l;
+            for (uint32_t k = 0; k < loads; ++k) p.load(0, 0, k, 1.0f);
+        }
+        const StudentRun run = plain_run(loads, {scope("loads", 1, 1, 0), scope("loads", 1, 1, 1)}, 0.0f);
+        if (loads == 30000u) {
+            const Trace t = assemble(run, p.r.recs);
+            CHECK(t.step_count == 60000);
+            CHECK(t.events[30000].step == 30000);  // launch 2's first load, after launch 1's last
+        } else {
+            CHECK_THROWS_WITH_AS(assemble(run, p.r.recs), doctest::Contains("more than 65535 steps"), Error);
+        }
+    }
+}
+
 TEST_CASE("plain run: a shared-memory race in the second launch only is reported there, with its launch") {
     const Plan p = two_launches(false);
     const Trace t = assemble(plain_run(8, two_scopes(), 36.0f), p.r.recs);
