@@ -229,7 +229,10 @@ void write_trace_json(std::ostream& out, const Trace& t) {
     json result;
     result["event"] = dep_json(t.result_event);
     result["value"] = (t.result_flags & kUndefined) ? json(nullptr) : json(numeric_value(t.schedule.op, t.schedule.type, t.result_value));
-    result["text"] = format_value(t.schedule.op, t.schedule.type, t.result_value, t.result_flags);
+    // A plain CUDA argmax writes an int index to out[0]: its text is that int (the pair's index half), as the kernel wrote it.
+    const bool index_out = t.schedule.op == Op::ArgMax && !t.launches.empty() && !(t.result_flags & kUndefined);
+    result["text"] = index_out ? std::to_string(int32_t(uint32_t(t.result_value >> 32)))
+                               : format_value(t.schedule.op, t.schedule.type, t.result_value, t.result_flags);
     result["bits"] = hex64(t.result_value);
     result["flags"] = flag_list(t.result_flags);
     result["reference"] = t.reference_exact;

@@ -153,6 +153,8 @@ Val Launch::load_buffer(const Place& at, const Inst& in, uint32_t tid) {
         this->at(ev).pad0 |= kOutsideBufferPad;
     } else {
         v = buffer_value(b, g, r.element_bytes);
+        // Under --op argmax an element no launch wrote (tmp's -FLT_MAX) is a value of no element.
+        if (in_.op == rl::Op::ArgMax && v.hist == kNone && in.type == k_.element) v.bits = (v.bits & 0xffffffffu) | (0xffffffffull << 32);
         ev = record(EventKind::PartialLoad, v.flags, t.partial_loads++, uint32_t(i), v.hist, kNone, v.bits, in.line, tid);
     }
     this->at(ev).pad0 |= buffer_pad(r.buffer_id);

@@ -7,7 +7,7 @@ namespace rl::student {
 namespace {
 
 constexpr const char* kShape = "each launch is KERNEL<<<GRID, BLOCK[, SHARED_BYTES]>>>(ARGS), launches separated by ';'";
-constexpr const char* kArgs = "in, out, tmp, n or an integer";
+constexpr const char* kArgs = "in, out, tmp, tmpi, n or an integer";
 
 bool plan_word_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool plan_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -118,11 +118,12 @@ public:
             if (a.text == "in") a.kind = PlanArgKind::In;
             else if (a.text == "out") a.kind = PlanArgKind::Out;
             else if (a.text == "tmp") a.kind = PlanArgKind::Tmp;
+            else if (a.text == "tmpi") a.kind = PlanArgKind::Tmpi;
             else if (a.text == "n") a.kind = PlanArgKind::N;
             else {
                 p_ = start;
                 fail("`" + a.text + "` is no argument the plan knows: an argument is " + std::string(kArgs) +
-                     " (in: the input, out: the result, tmp: the scratch buffer, n: the element count)");
+                     " (in: the input, out: the result, tmp: the scratch buffer, tmpi: argmax's scratch indices, n: the element count)");
             }
             return a;
         }
@@ -161,6 +162,7 @@ const char* plan_arg_word(PlanArgKind kind) {
         case PlanArgKind::In: return "in";
         case PlanArgKind::Out: return "out";
         case PlanArgKind::Tmp: return "tmp";
+        case PlanArgKind::Tmpi: return "tmpi";
         case PlanArgKind::N: return "n";
         default: return "an integer";
     }

@@ -13,7 +13,8 @@ namespace rl::student {
 inline constexpr size_t kMaxPlanLaunches = 16;
 
 // One argument as the plan writes it: a buffer of the launch contract, the element count, or an integer literal.
-enum class PlanArgKind : uint8_t { In, Out, Tmp, N, Literal };
+// Tmpi: under --op argmax, the scratch buffer of ints (indices) beside tmp's values.
+enum class PlanArgKind : uint8_t { In, Out, Tmp, N, Literal, Tmpi };
 struct PlanArg {
     PlanArgKind kind = PlanArgKind::Literal;
     int64_t literal = 0;  // Literal: its value (a leading '-' allowed; fits 64 bits)
@@ -32,7 +33,7 @@ struct PlannedLaunch {
 // Reads `plan`. Blanks (spaces, tabs, newlines) are free between tokens; `;` separates launches and may end the plan.
 // Grid, block and shared bytes are unsigned decimal numbers below 2^32. Throws rl::Error with one line naming the
 // launch (1-based), the column and what is allowed there, e.g.
-//   "launch 2, column 31 (at `x)`): expected an argument: in, out, tmp, n or an integer"
+//   "launch 2, column 31 (at `x)`): expected an argument: in, out, tmp, tmpi, n or an integer"
 std::vector<PlannedLaunch> parse_launch_plan(std::string_view plan);
 
 // The word for an argument kind in messages: "in", "out", "tmp", "n", "an integer".

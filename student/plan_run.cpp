@@ -2,6 +2,7 @@
 // the kernels' parameters, and run launch after launch through one PlainSession.
 #include "student/plan_run.h"
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include "core/error.h"
 #include "core/input.h"
@@ -43,6 +44,31 @@ bool plan_fits(int64_t v, uint32_t bytes) {
     return v >= lo && v <= hi;
 }
 
+// --op argmax and the plan agree: argmax runs a kernel over floats whose out (and tmpi) are int indices; tmpi and an
+// int out are argmax's alone. One line each (exit 2), before anything runs.
+void check_argmax_plan(const std::vector<BoundLaunch>& launches, bool argmax) {
+    for (size_t k = 0; k < launches.size(); ++k) {
+        const BoundLaunch& l = launches[k];
+        const std::string which = "launch " + std::to_string(k + 1) + " (" + launch_text(l.planned) + ")";
+        if (argmax && l.kernel->element != simt::Type::F32)
+            throw Error("--op argmax: " + which + ": " + l.kernel->signature + " works on " + simt::type_name(l.kernel->element) +
+                        " elements: argmax takes float elements in and writes an int index (const float* in, int* out, an integer n)");
+        for (size_t a = 0; a < l.planned.args.size() && a < l.kernel->params.size(); ++a) {
+            const PlanArg& arg = l.planned.args[a];
+            const simt::Param& p = l.kernel->params[a];
+            const std::string where = "--launch: " + which + ", argument " + std::to_string(a + 1) + " (" + arg.text + ")";
+            if (!argmax && arg.kind == PlanArgKind::Tmpi)
+                throw Error(where + ": tmpi is argmax's scratch buffer of indices: it needs --op argmax");
+            if (!p.pointer) continue;
+            if (!argmax && arg.kind == PlanArgKind::Out && p.element == simt::Type::I32 && l.kernel->element == simt::Type::F32)
+                throw Error(where + ": " + l.kernel->name + " writes an int index to out over float elements: an argmax, run with --op argmax");
+            if (argmax && arg.kind == PlanArgKind::Out && p.element != simt::Type::I32)
+                throw Error("--op argmax: " + where + ": out holds ints under argmax (the first index of the maximum), and " +
+                            l.kernel->name + "'s parameter " + std::to_string(a + 1) + " is " + plan_param_words(p));
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<BoundLaunch> bind_plan(const simt::Module& module, const std::vector<PlannedLaunch>& plan) {
@@ -73,16 +99,23 @@ std::vector<BoundLaunch> bind_plan(const simt::Module& module, const std::vector
             const simt::Param& p = kernel->params[a];
             const std::string where = "launch " + std::to_string(k + 1) + ", argument " + std::to_string(a + 1) + " (" + arg.text +
                                       "): " + kernel->name + "'s parameter " + std::to_string(a + 1) + " is " + plan_param_words(p);
-            const bool buffer = arg.kind == PlanArgKind::In || arg.kind == PlanArgKind::Out || arg.kind == PlanArgKind::Tmp;
+            const bool buffer = arg.kind == PlanArgKind::In || arg.kind == PlanArgKind::Out || arg.kind == PlanArgKind::Tmp ||
+                                arg.kind == PlanArgKind::Tmpi;
             if (p.pointer) {
-                if (!buffer) throw Error(where + ", a pointer: pass in, out or tmp");
+                if (!buffer) throw Error(where + ", a pointer: pass in, out, tmp or tmpi");
+                // An argmax's indices: out and tmpi are ints beside float values (run_plan checks --op argmax).
+                const bool index = (arg.kind == PlanArgKind::Out || arg.kind == PlanArgKind::Tmpi) && p.element == simt::Type::I32 &&
+                                   first->element == simt::Type::F32;
+                if (arg.kind == PlanArgKind::Tmpi && !index)
+                    throw Error(where + ": tmpi holds ints, argmax's indices (pass it to an `int*` of a kernel over floats)");
+                if (index) continue;
                 if (p.element != first->element)
                     throw Error(where + ", and " + arg.text + " holds " + simt::type_name(first->element) +
                                 ": a buffer is passed to a pointer to the plan's element type");
                 continue;
             }
             if (!plan_integer(p.type))
-                throw Error(where + ": the plan passes in, out, tmp, n or an integer, and a " + simt::type_name(p.type) +
+                throw Error(where + ": the plan passes in, out, tmp, tmpi, n or an integer, and a " + simt::type_name(p.type) +
                             " parameter takes none of them");
             if (buffer) throw Error(where + ": pass n or an integer literal");
             if (arg.kind == PlanArgKind::Literal && !plan_fits(arg.literal, simt::type_bytes(p.type)))
@@ -94,13 +127,28 @@ std::vector<BoundLaunch> bind_plan(const simt::Module& module, const std::vector
 }
 
 std::vector<BoundLaunch> contract_launch(const simt::Kernel& kernel, const Schedule& schedule, const std::string& file) {
-    check_contract_signature(kernel, file);
+    if (schedule.op == Op::ArgMax) {
+        const auto& p = kernel.params;
+        const bool ok = p.size() == 3 && p[0].pointer && p[0].element == simt::Type::F32 && p[1].pointer &&
+                        p[1].element == simt::Type::I32 && !p[2].pointer && plan_integer(p[2].type);
+        if (!ok)
+            throw Error(file + ":" + std::to_string(kernel.line) + ": --op argmax: " + kernel.signature +
+                        " does not take the lab's argmax launch K<<<grid, block, block * sizeof(float)>>>(in, out, n): its "
+                        "parameters must be (const float* in, int* out, an integer n), out[0] the first index of the maximum");
+    } else {
+        const auto& p = kernel.params;
+        if (p.size() == 3 && p[0].pointer && p[0].element == simt::Type::F32 && p[1].pointer && p[1].element == simt::Type::I32)
+            throw Error(file + ":" + std::to_string(kernel.line) + ": " + kernel.signature +
+                        " writes an int to out over float elements: an argmax (out[0] the first index of the maximum): run it "
+                        "with --op argmax");
+        check_contract_signature(kernel, file);
+    }
     BoundLaunch b;
     b.kernel = &kernel;
     b.planned.kernel = kernel.name;
     b.planned.block = schedule.block;
     b.planned.grid = schedule.grid ? schedule.grid : uint32_t(std::min<uint64_t>((schedule.n + schedule.block - 1) / schedule.block, 0xffffffffull));
-    b.planned.shared_bytes = schedule.block * simt::type_bytes(kernel.element);
+    b.planned.shared_bytes = schedule.block * simt::type_bytes(kernel.element);  // argmax: floats, as sizeof(float)
     b.planned.args = {{PlanArgKind::In, 0, "in"}, {PlanArgKind::Out, 0, "out"}, {PlanArgKind::N, 0, "n"}};
     b.planned.column = 1;
     return {b};
@@ -112,10 +160,13 @@ PlanOutcome run_plan(const simt::Module& module, const std::vector<BoundLaunch>&
     schedule.type = plan_dtype_of(launches[0].kernel->element);
     schedule.items = 1;
     if (op_given && schedule.op != Op::Sum && schedule.op != Op::Max && schedule.op != Op::Min && schedule.op != Op::Prod &&
-        schedule.op != Op::Witness)
+        schedule.op != Op::Witness && schedule.op != Op::ArgMax)
         throw Error("--op " + std::string(to_string(schedule.op)) +
-                    ": a student's kernel runs sum, max, min, prod, or witness (element ranges, to check the order)");
+                    ": a student's kernel runs sum, max, min, prod, argmax (float in, an int index out), or witness "
+                    "(element ranges, to check the order)");
     if (!op_given) schedule.op = Op::Sum;
+    const bool argmax = schedule.op == Op::ArgMax;
+    check_argmax_plan(launches, argmax);
     schedule.block = launches[0].planned.block;
     schedule.grid = launches[0].planned.grid;
     if (std::string why = validate(schedule); !why.empty()) throw Error(why);
@@ -141,6 +192,16 @@ PlanOutcome run_plan(const simt::Module& module, const std::vector<BoundLaunch>&
         session->mark_input(in, schedule.n);
         const uint32_t out = session->allocate(uint64_t(largest) * bytes_each, "out", BufferStart::Identity);
         const uint32_t tmp = session->allocate(uint64_t(largest) * bytes_each, "tmp", BufferStart::Identity);
+        uint32_t tmpi = 0;
+        if (argmax) {
+            // The argmax contract: out and tmpi are int slots starting at -1 (no element), tmp float slots at -FLT_MAX.
+            tmpi = session->allocate(uint64_t(largest) * 4, "tmpi", BufferStart::Identity);
+            const std::vector<int32_t> none(largest, -1);
+            const std::vector<float> lowest(largest, -std::numeric_limits<float>::max());
+            session->write(out, 0, none.data(), uint64_t(largest) * 4);
+            session->write(tmpi, 0, none.data(), uint64_t(largest) * 4);
+            session->write(tmp, 0, lowest.data(), uint64_t(largest) * 4);
+        }
         for (size_t li = 0; li < launches.size(); ++li) {
             const BoundLaunch& l = launches[li];
             uint64_t later = 0;
@@ -154,6 +215,7 @@ PlanOutcome run_plan(const simt::Module& module, const std::vector<BoundLaunch>&
                     case PlanArgKind::In: args.push_back(SessionArg::in_buffer(in)); break;
                     case PlanArgKind::Out: args.push_back(SessionArg::in_buffer(out)); break;
                     case PlanArgKind::Tmp: args.push_back(SessionArg::in_buffer(tmp)); break;
+                    case PlanArgKind::Tmpi: args.push_back(SessionArg::in_buffer(tmpi)); break;
                     case PlanArgKind::N: args.push_back(SessionArg::scalar(plan_scalar_bits(t, int64_t(schedule.n)))); break;
                     default: args.push_back(SessionArg::scalar(plan_scalar_bits(t, arg.literal))); break;
                 }
@@ -170,7 +232,9 @@ PlanOutcome run_plan(const simt::Module& module, const std::vector<BoundLaunch>&
         if (op_given || session->first_op() < 0 || op_of(session->first_op()) == schedule.op) break;
         schedule.op = op_of(session->first_op());
     }
-    if (std::string why = operator_mismatch(schedule.op, op_given, session->ops_used()); !why.empty()) throw Error(why);
+    // An argmax combines with max (its pairs keep the first index of the greater value).
+    if (std::string why = operator_mismatch(argmax ? Op::Max : schedule.op, op_given, session->ops_used()); !why.empty())
+        throw Error(argmax ? "--op argmax: " + why.substr(why.find(": ") + 2) : why);
     if (launches_done) launches_done();
     PlainSession::Finish how;
     how.schedule = schedule;

@@ -256,6 +256,10 @@ ProgramRun run_program(const std::string& file, const std::string& source, Op op
         run.message = line;
         return run;
     };
+    // An argmax's contract (an int index out, tmpi) is a plan's: a program's buffers have no such names.
+    if (op_given && op == Op::ArgMax)
+        return fail(2, "--op argmax: a program with main() runs sum, max, min or prod; run its argmax kernel alone or with "
+                       "--launch (out: an int index, tmpi: the scratch indices)");
     CudaCompile device = compile_cuda_device(file, source);
     if (!device.ok) {
         run.compiler_log = !device.diagnostics.empty();

@@ -110,6 +110,20 @@ void print_board(std::ostream& out, const Trace& t, unsigned max_columns, unsign
 
 void print_result(std::ostream& out, const Trace& t, const Analysis& a) {
     const Schedule& s = t.schedule;
+    // A plain CUDA argmax writes an int index to out[0]: the result is that int; the pair's value is the maximum its
+    // history recorded.
+    if (s.op == Op::ArgMax && !t.launches.empty() && !(t.result_flags & kUndefined)) {
+        const int32_t got = int32_t(uint32_t(t.result_value >> 32)), want = int32_t(uint32_t(t.reference_value >> 32));
+        const std::string max = format_value(Op::Max, s.type, t.reference_value & 0xffffffffu);
+        out << "\nresult    " << got << "  (the index in out[0])\n";
+        out << "reference " << want << "  (the first index of the maximum " << max << ")\n";
+        if (got != want) out << "          out[0] holds " << got << ", and the first index of the maximum " << max << " is " << want << "\n";
+        else if ((t.result_value & 0xffffffffu) != (t.reference_value & 0xffffffffu))
+            out << "          out[0] holds " << got << ", but the value its history recorded is "
+                << format_value(Op::Max, s.type, t.result_value & 0xffffffffu) << ", not the maximum " << max << "\n";
+        out << "verdict   " << to_string(a.verdict) << "\n";
+        return;
+    }
     out << "\nresult    " << format_value(s.op, s.type, t.result_value, t.result_flags);
     if ((t.result_flags & kUndefined) && t.backend == Backend::Cuda)
         out << " by the rules; this GPU returned " << format_value(s.op, s.type, t.result_value);

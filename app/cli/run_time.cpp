@@ -22,6 +22,9 @@ TimedArg timed_arg(student::PlanArgKind k) {
         case student::PlanArgKind::Tmp: return TimedArg::Tmp;
         case student::PlanArgKind::N: return TimedArg::N;
         case student::PlanArgKind::Literal: break;
+        case student::PlanArgKind::Tmpi:
+            throw Error("--time: the plan passes tmpi, argmax's scratch indices: --time times sum, max and min kernels "
+                        "(run an argmax plan on the emulator, without --time)");
     }
     return TimedArg::Literal;
 }

@@ -65,11 +65,11 @@ TEST_CASE("launch plan: every malformed plan is one line with the launch, the co
           "launch 1, column 4 (at the end of the plan): the plan is empty: each launch is KERNEL<<<GRID, BLOCK[, SHARED_BYTES]>>>(ARGS), "
           "launches separated by ';'");
     CHECK(error_of("k<<<64, 64>>>(in, tmp, n); k<<<1, 64>>>(tmp, out, G)") ==
-          "launch 2, column 51 (at `G)`): `G` is no argument the plan knows: an argument is in, out, tmp, n or an integer "
-          "(in: the input, out: the result, tmp: the scratch buffer, n: the element count)");
+          "launch 2, column 51 (at `G)`): `G` is no argument the plan knows: an argument is in, out, tmp, tmpi, n or an integer "
+          "(in: the input, out: the result, tmp: the scratch buffer, tmpi: argmax's scratch indices, n: the element count)");
     CHECK(error_of("k<<<64, 64>>>(in, tmp, x)") ==
-          "launch 1, column 24 (at `x)`): `x` is no argument the plan knows: an argument is in, out, tmp, n or an integer "
-          "(in: the input, out: the result, tmp: the scratch buffer, n: the element count)");
+          "launch 1, column 24 (at `x)`): `x` is no argument the plan knows: an argument is in, out, tmp, tmpi, n or an integer "
+          "(in: the input, out: the result, tmp: the scratch buffer, tmpi: argmax's scratch indices, n: the element count)");
     CHECK(error_of("k<<<G, 64>>>(in, out, n)") ==
           "launch 1, column 5 (at `G, 64>>>(in,`): expected the grid (blocks) as a number (decimal digits only: the plan takes "
           "no expressions or names)");
@@ -85,9 +85,9 @@ TEST_CASE("launch plan: every malformed plan is one line with the launch, the co
           "launch 1, column 2 (at `(in, out, n)`): expected '<<<' after the kernel's name; each launch is KERNEL<<<GRID, BLOCK[, "
           "SHARED_BYTES]>>>(ARGS), launches separated by ';'");
     CHECK(error_of("k<<<1, 1>>>(in out)") ==
-          "launch 1, column 16 (at `out)`): expected ',' or ')' after an argument (an argument is in, out, tmp, n or an integer)");
+          "launch 1, column 16 (at `out)`): expected ',' or ')' after an argument (an argument is in, out, tmp, tmpi, n or an integer)");
     CHECK(error_of("k<<<1, 1>>>(in, out") ==
-          "launch 1, column 20 (at the end of the plan): expected ',' or ')' after an argument (an argument is in, out, tmp, n or an integer)");
+          "launch 1, column 20 (at the end of the plan): expected ',' or ')' after an argument (an argument is in, out, tmp, tmpi, n or an integer)");
     CHECK(error_of("k<<<1, 1>>>(in) k<<<1, 1>>>(out)") ==
           "launch 1, column 17 (at `k<<<1, 1>>>(`): expected ';' between two launches (or the end of the plan)");
     CHECK(error_of("k<<<1, 1>>>(in);; k<<<1, 1>>>(out)") ==
@@ -105,4 +105,17 @@ TEST_CASE("launch plan: every malformed plan is one line with the launch, the co
           "each launch is KERNEL<<<GRID, BLOCK[, SHARED_BYTES]>>>(ARGS), launches separated by ';'");
     CHECK(error_of("k<<<1, 1>>>(99999999999999999999)") ==
           "launch 1, column 13 (at `999999999999`): the integer is too large for 64 bits");
+}
+
+TEST_CASE("launch plan: tmpi, argmax's scratch indices, is an argument; a near miss is named") {
+    const auto plan = parse_launch_plan("argmax_block<<<2, 32>>>(in, tmp, tmpi, n); argmax_final<<<1, 32>>>(tmp, tmpi, out, 2)");
+    REQUIRE(plan.size() == 2);
+    REQUIRE(plan[0].args.size() == 4);
+    CHECK(plan[0].args[2].kind == PlanArgKind::Tmpi);
+    CHECK(plan[0].args[2].text == "tmpi");
+    CHECK(plan[1].args[1].kind == PlanArgKind::Tmpi);
+    CHECK(std::string(plan_arg_word(PlanArgKind::Tmpi)) == "tmpi");
+    CHECK(launch_text(plan[1]) == "argmax_final<<<1, 32>>>(tmp, tmpi, out, 2)");
+    const std::string e = error_of("k<<<1, 32>>>(in, tmpx, n)");
+    CHECK(e.find("`tmpx` is no argument the plan knows: an argument is in, out, tmp, tmpi, n or an integer") != std::string::npos);
 }

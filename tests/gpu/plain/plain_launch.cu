@@ -1,7 +1,8 @@
 // tests/gpu/plain/plain_launch.cu — one plain-CUDA corpus file on the GPU under the lab's launch contract
 // (docs/plain-cuda.md): the file compiled as it is with NVRTC (or, for a file with main(), a cubin nvcc made: --cubin),
 // the kernel launched ONCE as K<<<grid, block, block * sizeof(T)>>>(in, out, n), or the launches of a --launch plan
-// ('k<<<G,B,S>>>(in,tmp,n);k<<<1,B,S>>>(tmp,out,G)': arguments in, out, tmp, n or an int literal) in order, with `in`
+// ('k<<<G,B,S>>>(in,tmp,n);k<<<1,B,S>>>(tmp,out,G)': arguments in, out, tmp, n or an int literal; tmpi under
+// --type argmax-index) in order, with `in`
 // the input (1..n, or --input VALUES) and every element of `out` and `tmp` (one per block of the largest grid) at the
 // operator's identity. The lab adds no launch of its own, nor does this launcher. Prints "RESULT VALUE" (out[0], as
 // the lab writes it), "RESULT hang" when a launch does not end within --timeout seconds (exit 3), "RESULT error: WHY"
@@ -16,6 +17,7 @@
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -106,7 +108,7 @@ Options parse(int argc, char** argv) {
 struct Planned {
     std::string kernel;
     unsigned grid = 1, block = 1, shared = 0;
-    std::vector<std::string> args;  // in, out, tmp, n, or an int literal
+    std::vector<std::string> args;  // in, out, tmp, tmpi (argmax-index), n, or an int literal
 };
 std::vector<Planned> parse_plan(const std::string& plan) {
     std::vector<Planned> out;
@@ -296,14 +298,15 @@ void wait_for(double timeout_s) {
 
 // One launch with its arguments: a buffer's device pointer, or an int (n, a literal; the corpus's integer parameters
 // are 32 bits wide).
-void launch(CUfunction f, const Planned& p, CUdeviceptr in, CUdeviceptr out, CUdeviceptr tmp, int n, double timeout) {
+void launch(CUfunction f, const Planned& p, CUdeviceptr in, CUdeviceptr out, CUdeviceptr tmp, CUdeviceptr tmpi, int n, double timeout) {
     std::vector<CUdeviceptr> pointers(p.args.size());
     std::vector<int> ints(p.args.size());
     std::vector<void*> params;
     for (size_t k = 0; k < p.args.size(); ++k) {
         const std::string& a = p.args[k];
-        if (a == "in" || a == "out" || a == "tmp") {
-            pointers[k] = a == "in" ? in : a == "out" ? out : tmp;
+        if (a == "in" || a == "out" || a == "tmp" || a == "tmpi") {
+            if (a == "tmpi" && !tmpi) fail(2, "--launch: tmpi is argmax's scratch indices: it needs --type argmax-index");
+            pointers[k] = a == "in" ? in : a == "out" ? out : a == "tmp" ? tmp : tmpi;
             params.push_back(&pointers[k]);
         } else {
             ints[k] = a == "n" ? n : int(std::stoll(a));
@@ -378,17 +381,24 @@ int main(int argc, char** argv) {
 
     // `in` exactly n elements, `out` and `tmp` one element per block of the largest grid (a read past one is past its
     // allocation, as compute-sanitizer memcheck sees it)
+    // argmax-index as the lab's contract has it: out and tmpi int slots at -1, tmp float slots at -FLT_MAX.
+    const bool index = o.type == "argmax-index";
     const std::vector<unsigned char> in_bytes = as_bytes(o.type, values), out_bytes = identity_slots(o, largest);
-    CUdeviceptr d_in, d_out, d_tmp;
+    const std::vector<unsigned char> tmp_bytes = index ? as_bytes("float", std::vector<double>(largest, -FLT_MAX)) : out_bytes;
+    CUdeviceptr d_in, d_out, d_tmp, d_tmpi = 0;
     check_cu(cuMemAlloc(&d_in, in_bytes.size()), "cuMemAlloc in");
     check_cu(cuMemAlloc(&d_out, out_bytes.size()), "cuMemAlloc out");
-    check_cu(cuMemAlloc(&d_tmp, out_bytes.size()), "cuMemAlloc tmp");
+    check_cu(cuMemAlloc(&d_tmp, tmp_bytes.size()), "cuMemAlloc tmp");
     check_cu(cuMemcpyHtoD(d_in, in_bytes.data(), in_bytes.size()), "copy in");
     check_cu(cuMemcpyHtoD(d_out, out_bytes.data(), out_bytes.size()), "copy out");
-    check_cu(cuMemcpyHtoD(d_tmp, out_bytes.data(), out_bytes.size()), "copy tmp");
+    check_cu(cuMemcpyHtoD(d_tmp, tmp_bytes.data(), tmp_bytes.size()), "copy tmp");
+    if (index) {
+        check_cu(cuMemAlloc(&d_tmpi, out_bytes.size()), "cuMemAlloc tmpi");
+        check_cu(cuMemcpyHtoD(d_tmpi, out_bytes.data(), out_bytes.size()), "copy tmpi");
+    }
     for (const Planned& p : plan) {
         const size_t k = size_t(std::find(kernels.begin(), kernels.end(), p.kernel) - kernels.begin());
-        launch(fns[k], p, d_in, d_out, d_tmp, int(n), o.timeout);
+        launch(fns[k], p, d_in, d_out, d_tmp, d_tmpi, int(n), o.timeout);
     }
     printf("launches %zu\n", plan.size());
     const CUdeviceptr d_result = d_out;
