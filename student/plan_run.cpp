@@ -137,10 +137,12 @@ std::vector<BoundLaunch> contract_launch(const simt::Kernel& kernel, const Sched
                         "parameters must be (const float* in, int* out, an integer n), out[0] the first index of the maximum");
     } else {
         const auto& p = kernel.params;
-        if (p.size() == 3 && p[0].pointer && p[0].element == simt::Type::F32 && p[1].pointer && p[1].element == simt::Type::I32)
-            throw Error(file + ":" + std::to_string(kernel.line) + ": " + kernel.signature +
-                        " writes an int to out over float elements: an argmax (out[0] the first index of the maximum): run it "
-                        "with --op argmax");
+        const bool argmax_shape = p.size() == 3 && p[0].pointer && p[0].element == simt::Type::F32 && p[1].pointer &&
+                                  p[1].element == simt::Type::I32;
+        if (argmax_shape && !p[2].pointer && plan_integer(p[2].type))
+            throw Error(file + ":" + std::to_string(kernel.line) + ": run it with --op argmax: " + kernel.signature +
+                        " does not take the lab's launch K<<<grid, block, block * sizeof(T)>>>(in, out, n) of one element type, "
+                        "and an int out over float elements is an argmax");
         check_contract_signature(kernel, file);
     }
     BoundLaunch b;

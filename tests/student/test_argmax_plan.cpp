@@ -88,7 +88,7 @@ TEST_CASE("argmax plan: bad combinations are one line, bad input") {
         {"argmax_two_launches.cu", "max", "argmax_block<<<2, 32>>>(in, tmp, tmpi, n); argmax_final<<<1, 32>>>(tmp, tmpi, out, 2)",
          "tmpi is argmax's scratch buffer of indices: it needs --op argmax"},
         {"harris3_sequential.cu", "argmax", "", "--op argmax: harris3(int*, int*, unsigned int) does not take the lab's argmax launch"},
-        {"argmax_index_block.cu", "", "", "writes an int to out over float elements: an argmax"},
+        {"argmax_index_block.cu", "", "", "argmax_index_block.cu:7: run it with --op argmax: argmax_index(float const*, int*, int) does not take the lab's launch"},
         {"argmax_two_launches.cu", "argmax", "argmax_block<<<2, 32>>>(in, tmpi, tmp, n); argmax_final<<<1, 32>>>(tmp, tmpi, out, 2)",
          "tmpi holds ints, argmax's indices"},
     };
