@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "core/error.h"
+
 namespace rl::codegen {
 namespace {
 
@@ -39,6 +41,9 @@ void input_body(const Schedule& s, SourceWriter& w) {
             w.line("    for (unsigned long long i = 0; i < N; ++i) v[i] = values[i];");
             return;
         }
+        case InputKind::Program:  // (a program's own values live in its trace: no schedule or harness makes them)
+            throw Error("--input program: those values came from a program's main() and live in its trace; a schedule takes "
+                        "iota, uniform, normal, equal, log-uniform, cancellation, sorted, reversed or numbers");
         case InputKind::Iota:
             w.line("    for (unsigned long long i = 0; i < N; ++i) v[i] = double(i + 1);  // iota: 1, 2, ..., N");
             return;

@@ -2,7 +2,7 @@
 //
 // Sections: 1. the trace seen by the rules (block instances, positions, helpers)
 //           2. barriers   3. shared memory (happens-before)   4. shuffles (mask and reads)
-//           5. values (identity, uninitialised registers)   6. across blocks (fence, stale partials)
+//           5. values (identity, uninitialised registers)   6. across blocks (fence, stale partials, global races)
 //           7. order witness and atomic chains   8. grouping per warp instruction, entry points
 //
 // The checker never looks at the schedule's bugs or at hazards already in the trace: it reads the
@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -66,6 +67,8 @@ public:
         if (has(EventKind::WarpSync)) warp_sync_masks();
         values();
         if (has(EventKind::Ticket) || has(EventKind::PartialLoad)) across_blocks();
+        if (!(t_.launches.empty() && t_.kernel_file.empty()) && (has(EventKind::BlockPartial) || has(EventKind::FinalStore)))
+            global_races();
         order_witness();
         if (has(EventKind::Atomic)) atomic_chains();
         return std::move(found_);
@@ -87,6 +90,8 @@ private:
         uint32_t loads = 0;
     };
     std::optional<DataReduction> data_;
+    // A plain run's tickets per trace block (filled when first asked): what orders two blocks of one launch.
+    std::optional<std::unordered_map<uint32_t, std::vector<uint32_t>>> tickets_;
 
     // Threads of a block instance: the second launch of two-pass has min(block, grid) threads (the whole
     // block for smem-tree-shfl).
@@ -587,10 +592,16 @@ private:
             const Event& e = t_.events[i];
             if (e.kind == EventKind::PartialLoad && !t_.launches.empty() && (e.detail & kDetailOutside)) {
                 // (a plain run's load of out, tmp or a program's buffer outside its elements: the recorder marks it)
+                // (its size from the runner, when the trace has it: "outside tmp's 64 elements")
+                const uint32_t b = event_buffer(e);
+                const std::string name = buffer_name(b);
                 add(HazardKind::OutOfBoundsRead, i, 1u << e.lane(),
-                    "thread " + std::to_string(e.thread) + " reads " + buffer_name(event_buffer(e)) + "[" +
-                        (e.aux == 0xffffffffu ? std::string("a negative or huge index") : std::to_string(e.aux)) +
-                        "], outside the elements of " + buffer_name(event_buffer(e)) + ": the value is undefined",
+                    "thread " + std::to_string(e.thread) + " reads " + name + "[" +
+                        (e.aux == 0xffffffffu ? std::string("a negative or huge index") : std::to_string(e.aux)) + "], outside " +
+                        (b < t_.buffer_elements.size() ? name + "'s " + std::to_string(t_.buffer_elements[b]) +
+                                                             (t_.buffer_elements[b] == 1 ? " element" : " elements")
+                                                       : "the elements of " + name) +
+                        ": the value is undefined",
                     true);
             } else if (e.kind == EventKind::Load && !(e.flags & kFinisher) && e.aux >= t_.schedule.n) {
                 add(HazardKind::OutOfBoundsRead, i, 1u << e.lane(),
@@ -703,13 +714,183 @@ private:
                 if (missed == kNoEvent || pos(t_, st) > pos(t_, missed)) missed = st;
             }
             if (missed == kNoEvent || seen) continue;
+            // Nothing orders the store before the load (no ticket between the blocks): not a stale read but a race
+            // between the blocks, which global_races() reports with both of them.
+            if (!(ticket_window(missed).release < ticket_window(i).acquire)) continue;
             const Event& x = t_.events[missed];
-            const std::string slot = buffer_name(event_buffer(e)) + "[" + std::to_string(e.aux) + "]";
+            const std::string slot = buffer_name(buffer_of(e)) + "[" + std::to_string(e.aux) + "]";
             std::string what = "thread " + std::to_string(e.thread) + " loads " + slot + ", which " + block_name(t_, x.block) +
                                " stores at step " + std::to_string(x.step) + " in the same launch, but does not see that value: it read a stale value";
             if (x.block < fenced.size() && !fenced[x.block]) what += " (that block has no `__threadfence()` before its ticket)";
             add(HazardKind::StalePartialRead, i, 1u << e.lane(), what, true);
         }
+    }
+
+    // A plain run's blocks of one launch are ordered only by its tickets (the last-block pattern's counter, drawn in
+    // order): an access x of block A comes before an access y of block B when x happens before a ticket of A (program
+    // order, or a barrier of A), y after a ticket of B, and A's ticket is the lower. release: the lowest ticket x
+    // comes before (none: past every ticket); acquire: the highest ticket before y (none: -1).
+    struct TicketWindow {
+        int64_t release = INT64_MAX, acquire = -1;
+        bool synced() const { return release != INT64_MAX || acquire != -1; }
+    };
+    TicketWindow ticket_window(uint32_t xi) {
+        if (!tickets_) {
+            tickets_.emplace();
+            if (has(EventKind::Ticket))
+                for (uint32_t i = 0; i < t_.events.size(); ++i)
+                    if (t_.events[i].kind == EventKind::Ticket) (*tickets_)[t_.events[i].block].push_back(i);
+        }
+        TicketWindow w;
+        const Event& x = t_.events[xi];
+        auto it = tickets_->find(x.block);
+        if (it == tickets_->end()) return w;
+        for (uint32_t k : it->second) {
+            const int64_t n = t_.events[k].aux;
+            if (k == xi || happens_before(instance_key(x), xi, k)) w.release = std::min(w.release, n);
+            if (happens_before(instance_key(x), k, xi)) w.acquire = std::max(w.acquire, n);
+        }
+        return w;
+    }
+
+    // Blocks of one launch as words: "block 3", "blocks 0 and 3", "blocks 0-3, 7" (numbered within the launch).
+    static std::string blocks_text(const std::vector<uint32_t>& b) {
+        if (b.size() == 1) return "block " + std::to_string(b[0]);
+        if (b.size() == 2) return "blocks " + std::to_string(b[0]) + " and " + std::to_string(b[1]);
+        std::string out;
+        size_t runs = 0, k = 0;
+        for (; k < b.size() && runs < 16; ++runs) {
+            size_t j = k;
+            while (j + 1 < b.size() && b[j + 1] == b[j] + 1) ++j;
+            out += (out.empty() ? "" : ", ") + std::to_string(b[k]) + (j > k ? "-" + std::to_string(b[j]) : "");
+            k = j + 1;
+        }
+        if (k < b.size()) out += " and " + std::to_string(b.size() - k) + " more";
+        return "blocks " + out;
+    }
+
+    // ---- 6b. races between the blocks of one launch on global memory (a plain run) -------------------------
+    // A global element that a block stores with a plain store, and another block of the same launch stores, loads or
+    // updates atomically, with neither access ordered before the other (ticket_window), is a data race: CUDA runs the
+    // blocks of a launch in no set order. A later launch orders everything (the key holds the launch); atomics among
+    // themselves never race. One finding per element, naming every block of a racing pair. A student's dialect kernel
+    // (no launches: every global access is to out) has the lab's finishing stage (kFinisher) as its second launch; the
+    // lab's own schedules are not checked here (their kernels write one partial per block by construction).
+    size_t launch_of(const Event& e) const {
+        return t_.launches.empty() ? ((e.flags & kFinisher) ? 1 : 0) : launch_of_block(t_, e.block);
+    }
+    uint32_t buffer_of(const Event& e) const { return t_.launches.empty() ? kBufferOut : event_buffer(e); }
+    enum Role : uint8_t { kLoad = 1, kStore = 2, kAtomic = 4 };
+    struct GlobalAccess {
+        uint32_t event, block;
+        uint8_t role;
+        TicketWindow w;
+    };
+    void global_races() {
+        auto key = [&](const Event& e, uint32_t buffer, uint32_t element) {
+            return uint64_t(launch_of(e)) << 40 | uint64_t(buffer) << 32 | element;
+        };
+        std::vector<std::pair<uint64_t, uint32_t>> acc;  // (launch, buffer, element), event
+        bool in_stored = false;
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            if (e.kind != EventKind::BlockPartial && e.kind != EventKind::FinalStore) continue;
+            acc.emplace_back(key(e, buffer_of(e), e.aux), i);
+            in_stored = in_stored || buffer_of(e) == 0;
+        }
+        std::vector<uint64_t> stored;
+        for (const auto& a : acc) stored.push_back(a.first);
+        std::sort(stored.begin(), stored.end());
+        stored.erase(std::unique(stored.begin(), stored.end()), stored.end());
+        if (stored.size() == acc.size() && !has(EventKind::PartialLoad) && !has(EventKind::Atomic) && !in_stored) return;
+        for (uint32_t i = 0; i < t_.events.size(); ++i) {
+            const Event& e = t_.events[i];
+            uint64_t k;
+            const bool plain = !t_.launches.empty();
+            if (e.kind == EventKind::PartialLoad && !(plain && (e.detail & kDetailOutside))) k = key(e, buffer_of(e), e.aux);
+            else if (e.kind == EventKind::Load && in_stored && !(e.flags & kUndefined)) k = key(e, 0, e.aux);
+            else if (e.kind == EventKind::Atomic) k = key(e, buffer_of(e), plain ? atomic_element(t_, i) : e.detail);
+            else continue;
+            if (std::binary_search(stored.begin(), stored.end(), k)) acc.emplace_back(k, i);
+        }
+        std::sort(acc.begin(), acc.end(), [&](const auto& a, const auto& b) {
+            return std::tuple(a.first, t_.events[a.second].block, pos(t_, a.second)) < std::tuple(b.first, t_.events[b.second].block, pos(t_, b.second));
+        });
+        uint64_t budget = uint64_t(1) << 24;  // pairs of ticket-ordered accesses compared, over the whole trace
+        std::vector<GlobalAccess> g;
+        std::vector<uint8_t> racing;
+        for (size_t a = 0, b = 0; a < acc.size(); a = b) {
+            for (b = a; b < acc.size() && acc[b].first == acc[a].first; ++b) {}
+            if (t_.events[acc[a].second].block == t_.events[acc[b - 1].second].block) continue;  // one block alone
+            g.clear();
+            bool synced = false;
+            for (size_t m = a; m < b; ++m) {
+                const Event& e = t_.events[acc[m].second];
+                const uint8_t role = e.kind == EventKind::Atomic ? kAtomic
+                                     : (e.kind == EventKind::Load || e.kind == EventKind::PartialLoad) ? kLoad : kStore;
+                g.push_back({acc[m].second, e.block, role, ticket_window(acc[m].second)});
+                synced = synced || g.back().w.synced();
+            }
+            racing.assign(g.size(), 0);
+            if (!synced) {
+                // Nothing orders any two of them: an access races with every access of another block when one of the
+                // two stores. Blocks that store: the first and the last storing block tell whether another one stores.
+                uint32_t first_store = kNoEvent, last_store = kNoEvent;
+                for (const GlobalAccess& x : g)
+                    if (x.role == kStore) last_store = x.block, first_store = first_store == kNoEvent ? x.block : first_store;
+                if (first_store == kNoEvent) continue;
+                for (size_t m = 0; m < g.size(); ++m)
+                    racing[m] = g[m].role == kStore || first_store != g[m].block || last_store != g[m].block;
+            } else {
+                for (size_t m = 0; m < g.size() && budget; ++m)
+                    for (size_t n = m + 1; n < g.size() && budget; ++n) {
+                        if (g[m].block == g[n].block || !((g[m].role | g[n].role) & kStore)) continue;
+                        --budget;
+                        if (g[m].w.release < g[n].w.acquire || g[n].w.release < g[m].w.acquire) continue;
+                        racing[m] = racing[n] = 1;
+                    }
+            }
+            report_race(g, racing);
+        }
+    }
+
+    void report_race(const std::vector<GlobalAccess>& g, const std::vector<uint8_t>& racing) {
+        std::vector<uint32_t> by[3];  // storing, loading, atomic blocks (numbered within the launch)
+        uint32_t event = kNoEvent, lowest = kNoEvent;
+        for (size_t m = 0; m < g.size(); ++m)
+            if (racing[m]) lowest = std::min(lowest, g[m].block);
+        if (lowest == kNoEvent) return;
+        const size_t launch = launch_of(t_.events[g[0].event]);
+        const uint32_t first = t_.launches.empty() ? 0 : t_.launches[launch].first_block;
+        for (size_t m = 0; m < g.size(); ++m) {
+            if (!racing[m]) continue;
+            const int r = g[m].role == kStore ? 0 : g[m].role == kLoad ? 1 : 2;
+            if (by[r].empty() || by[r].back() != g[m].block - first) by[r].push_back(g[m].block - first);
+            // The finding sits on the first racing store of a block after the lowest (else on the lowest's store).
+            if (g[m].role == kStore && (event == kNoEvent || (t_.events[event].block == lowest && g[m].block != lowest))) event = g[m].event;
+        }
+        if (event == kNoEvent) return;
+        const Event& e = t_.events[event];  // a store: aux is its element
+        const std::string slot = buffer_name(buffer_of(e)) + "[" + std::to_string(e.aux) + "]";
+        auto all = [](const std::vector<uint32_t>& b, const char* verb_one, const char* verb_many) {
+            return blocks_text(b) + (b.size() == 1 ? verb_one : b.size() == 2 ? std::string(" both") + verb_many : std::string(" all") + verb_many);
+        };
+        std::string who;
+        if (by[0] == by[1] && by[0].size() >= 2 && by[2].empty()) {
+            who = all(by[0], " loads and stores ", " load and store ") + slot;
+        } else {
+            who = all(by[0], " stores ", " store ") + slot;
+            if (!by[1].empty()) who += (by[2].empty() ? " and " : ", ") + blocks_text(by[1]) + (by[1].size() == 1 ? " loads it" : " load it");
+            if (!by[2].empty()) who += " and " + blocks_text(by[2]) + (by[2].size() == 1 ? " applies an atomic to it" : " apply atomics to it");
+        }
+        const std::string then = !by[1].empty() ? "a block may load " + slot + " before or after another block's store to it"
+                                 : !by[2].empty() ? "an atomic may come before or after the plain store, which then overwrites it"
+                                                  : slot + " keeps whichever store happens to land last";
+        add(HazardKind::GlobalMemoryRace, event, 1u << e.lane(),
+            "In launch " + std::to_string(launch + 1) + ", " + who +
+                " with nothing ordering them: CUDA runs the blocks of one launch in no set order, so " + then +
+                ". Combine the blocks' values with an atomic (atomicAdd, atomicMax), or store one partial per block "
+                "(out[blockIdx.x]) and combine the partials in a second launch");
     }
 
     // ---- 7. order witness and atomic chains --------------------------------------------------
@@ -847,8 +1028,10 @@ std::vector<Hazard> group(const Trace& t, std::vector<Finding> found, std::vecto
             out[k].what += " (and " + std::to_string(merged[k]) + (merged[k] == 1 ? " more lane" : " more lanes") +
                            " of this warp at this step)";
     // A trace with launches names the whole place first: its blocks are numbered within their launch.
+    // (A race between blocks names its launch and blocks itself.)
     if (!t.launches.empty())
-        for (Hazard& h : out) h.what = "In " + place_text(t, h.block, h.warp, h.lanes) + ": " + h.what;
+        for (Hazard& h : out)
+            if (h.kind != HazardKind::GlobalMemoryRace) h.what = "In " + place_text(t, h.block, h.warp, h.lanes) + ": " + h.what;
     // Listed in program order (instance, step, warp, kind), not by event index: a GPU trace lists each
     // thread's events in its own slots, so index order would differ between two traces of one run.
     auto place = [&](const Hazard& h) {

@@ -132,6 +132,8 @@ void order_operands_first(Trace& t) {
     };
     permute(t.times);
     permute(t.lines);
+    for (auto& w : t.wide_atomic_elements) w.first = rename(w.first);
+    std::sort(t.wide_atomic_elements.begin(), t.wide_atomic_elements.end());
     for (Hazard& h : t.hazards) h.event = rename(h.event);
     for (Hazard& h : t.notes) h.event = rename(h.event);
     t.result_event = rename(t.result_event);

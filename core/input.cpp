@@ -6,6 +6,8 @@
 #include <numbers>
 #include <random>
 
+#include "core/error.h"
+
 namespace rl {
 namespace {
 
@@ -38,6 +40,9 @@ std::vector<double> generate(const Schedule& s) {
     const bool integer = s.type == DType::I32;
     auto scaled = [&](double x, double int_scale) { return integer ? std::round(x * int_scale) : x; };
     switch (s.input.kind) {
+        case InputKind::Program:
+            throw Error("--input program: those values came from a program's main() and live in its trace; a schedule takes "
+                        "iota, uniform, normal, equal, log-uniform, cancellation, sorted, reversed or numbers");
         case InputKind::Values: v = s.input.values; break;
         case InputKind::Iota:
             for (size_t i = 0; i < n; ++i) v[i] = double(i + 1);

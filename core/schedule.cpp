@@ -32,6 +32,8 @@ constexpr std::array<NameTable<InputKind>, 9> kInputs{{{InputKind::Iota, "iota"}
     {InputKind::Uniform, "uniform"}, {InputKind::Normal, "normal"}, {InputKind::Equal, "equal"},
     {InputKind::LogUniform, "log-uniform"}, {InputKind::Cancellation, "cancellation"},
     {InputKind::Sorted, "sorted"}, {InputKind::Reversed, "reversed"}, {InputKind::Values, "VALUES"}}};
+// A trace's name for a program's own input (InputKind::Program): read and written, never offered as a choice.
+constexpr std::string_view kProgramInput = "program";
 constexpr std::array<NameTable<Accum>, 4> kAccums{{{Accum::Plain, "plain"}, {Accum::F64, "f64"},
     {Accum::Kahan, "kahan"}, {Accum::Pairwise, "pairwise"}}};
 constexpr std::array<NameTable<Bug>, kBugCount> kBugs{{{Bug::FullMaskPartialWarp, "full-mask-partial-warp"},
@@ -98,7 +100,7 @@ std::string_view to_string(Assign v) { return name_of(kAssigns, v); }
 std::string_view to_string(WarpStage v) { return name_of(kWarps, v); }
 std::string_view to_string(BlockStage v) { return name_of(kBlocks, v); }
 std::string_view to_string(GridStage v) { return name_of(kGrids, v); }
-std::string_view to_string(InputKind v) { return name_of(kInputs, v); }
+std::string_view to_string(InputKind v) { return v == InputKind::Program ? kProgramInput : name_of(kInputs, v); }
 std::string_view to_string(Bug v) { return name_of(kBugs, v); }
 std::string_view to_string(Accum v) { return name_of(kAccums, v); }
 
@@ -158,6 +160,11 @@ std::string set_field(Schedule& s, std::string_view name, std::string_view value
         return {};
     }
     if (name == "input") {
+        if (value == kProgramInput) {
+            s.input.kind = InputKind::Program;
+            s.input.values.clear();
+            return {};
+        }
         if (auto k = parse_name(kInputs, value); k && *k != InputKind::Values) {
             s.input.kind = *k;
             s.input.values.clear();

@@ -18,7 +18,9 @@ enum class WarpStage : uint8_t { ShflDown, ShflDownAsc, ShflXor, SmemDivergent, 
 // __shfl_down_sync. It takes the threads' values directly (no separate warp stage); a power-of-two block >= 64.
 enum class BlockStage : uint8_t { WarpPartials, SmemTree, SmemTreeShfl };
 enum class GridStage : uint8_t { TwoPass, AtomicBlock, AtomicElement, LastBlock, Cooperative };
-enum class InputKind : uint8_t { Iota, Uniform, Normal, Equal, LogUniform, Cancellation, Sorted, Reversed, Values };
+// Program: the values a plain CUDA program's main() put in its input buffer (too many to name in the schedule: the
+// trace's inputs hold them); no schedule can make them, so make_input refuses it.
+enum class InputKind : uint8_t { Iota, Uniform, Normal, Equal, LogUniform, Cancellation, Sorted, Reversed, Values, Program };
 
 // Injected bugs (bit flags). Names follow the command-line contract.
 enum class Bug : uint16_t {

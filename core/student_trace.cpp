@@ -724,6 +724,7 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
     t.kernel_file = run.kernel_file;
     t.grid = plain ? run.launches[0].grid : G;
     t.launches = run.launches;
+    t.buffer_elements = run.buffer_elements;
     t.finish_threads = s.block;
     t.events.resize(events);
     t.lines.resize(events);
@@ -758,8 +759,9 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
                     break;
                 case EventKind::BlockPartial: e.detail = tag; break;
                 case EventKind::Atomic:
-                    e.detail = uint16_t(tag | (r.detail & 0x1fffu));
+                    e.detail = uint16_t(tag | (r.detail & kDetailAtomicElement));
                     slot = uint64_t(buffer) << 32 | r.detail;
+                    if (r.detail > kDetailAtomicElement) t.wide_atomic_elements.emplace_back(k, r.detail);
                     break;
                 default: break;
             }
@@ -776,6 +778,7 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         if (r.kind == EventKind::Atomic) atomic_of[k] = {r.atomic_old, slot};
         max_step = std::max<uint32_t>(max_step, e.step);
     }
+    std::sort(t.wide_atomic_elements.begin(), t.wide_atomic_elements.end());  // (records come in thread order)
     auto old_bits = [&](uint32_t k) { return atomic_of.at(k).old; };
     buffer_bits = {};
     recs = {};  // the records' memory, before the checker takes its own
@@ -911,6 +914,7 @@ Trace trace_from_student_records(const StudentRun& run, std::vector<StudentRecor
         t.inputs.resize(input.size());
         for (size_t i = 0; i < input.size(); ++i) t.inputs[i] = input.value(i);
     }
+    if (std::string why = buffers_problem(t); !why.empty()) throw Error("the run's buffers: " + why);
     phase::mark("assembly: result, scopes, inputs");
     fill_reference(t, input);
     phase::mark("reference");

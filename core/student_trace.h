@@ -21,6 +21,8 @@ struct StudentRun {
     // Plain CUDA: every launch, records' `launch` = index (up to 16); empty: dialect (launch 0 and the optional
     // second launch, as today).
     std::vector<LaunchScope> launches;
+    // Plain CUDA: each global buffer's elements, by the number the records carry (0 = in, 1 = out, 2 = tmp, ...).
+    std::vector<uint64_t> buffer_elements;
 };
 
 // Throws rl::Error naming the first record that breaks what a recorder guarantees (a dep out of range or

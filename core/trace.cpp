@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, kEventKindCount> kKindNames{"load", "iden
 constexpr std::array<std::string_view, kHazardKindCount> kHazardNames{"mask-names-inactive-lanes",
     "read-from-non-participating-lane", "uninitialised-tail", "wrong-identity", "shared-memory-race", "divergent-barrier",
     "order-violation", "atomic-contention", "implicit-warp-sync", "missing-threadfence", "stale-partial-read",
-    "shared-slot-never-written", "out-of-bounds-read", "mask-omits-own-lane"};
+    "shared-slot-never-written", "out-of-bounds-read", "mask-omits-own-lane", "global-memory-race"};
 
 constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "Every non-exited lane named in a `__shfl_*_sync` mask must execute that same call with the same mask "
@@ -54,7 +54,10 @@ constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "input (another allocation, or a fault), so its value is undefined.",
     "Each thread that calls `__shfl_*_sync(mask, ...)` or `__syncwarp(mask)` must have its own bit set in the mask "
     "(CUDA Programming Guide, warp shuffle functions and __syncwarp); a call whose mask leaves out the calling lane is "
-    "undefined."};
+    "undefined.",
+    "CUDA gives the blocks of one launch no order: a global element that one block stores and another block stores or "
+    "loads, with neither ordered before the other (by a later launch, or by the last-block pattern's ticket), is a data "
+    "race; combine the blocks' values with atomics, or store one partial per block and combine them in another launch."};
 
 constexpr std::array<std::string_view, 4> kScopeNames{"thread", "warp", "block", "grid"};
 
@@ -215,6 +218,56 @@ std::string buffer_name(uint32_t buffer) {
         case 2: return "tmp";
         default: return "buffer " + std::to_string(buffer);
     }
+}
+
+uint32_t atomic_element(const Trace& t, uint32_t event) {
+    auto it = std::lower_bound(t.wide_atomic_elements.begin(), t.wide_atomic_elements.end(), std::pair(event, 0u));
+    if (it != t.wide_atomic_elements.end() && it->first == event) return it->second;
+    return event < t.events.size() ? t.events[event].detail & kDetailAtomicElement : 0;
+}
+
+std::string buffers_problem(const Trace& t) {
+    const auto& sizes = t.buffer_elements;
+    if (sizes.size() > kMaxTraceBuffers)
+        return "the trace lists " + std::to_string(sizes.size()) + " buffers, at most " + std::to_string(kMaxTraceBuffers);
+    if (t.launches.empty() && !(sizes.empty() && t.wide_atomic_elements.empty()))
+        return "buffers and wide atomic elements belong to a plain CUDA run, and the trace has no launches";
+    for (size_t b = 0; b < sizes.size(); ++b)
+        if (sizes[b] > (1ull << 30))  // a run's buffers hold at most 1 GiB (student::PlainSession)
+            return buffer_name(uint32_t(b)) + " has " + std::to_string(sizes[b]) + " elements, more than 2^30";
+    uint32_t prev = kNoEvent;
+    for (const auto& [event, element] : t.wide_atomic_elements) {
+        const std::string which = "the wide atomic element of event " + std::to_string(event);
+        if (prev != kNoEvent && event <= prev) return which + " is out of order (events increase)";
+        prev = event;
+        if (event >= t.events.size()) return which + ": the trace has " + std::to_string(t.events.size()) + " events";
+        const Event& e = t.events[event];
+        if (e.kind != EventKind::Atomic) return which + ": that event is no atomic";
+        if (element <= kDetailAtomicElement || (element & kDetailAtomicElement) != (e.detail & kDetailAtomicElement))
+            return which + " (" + std::to_string(element) + ") does not match its detail bits (" +
+                   std::to_string(e.detail & kDetailAtomicElement) + ", the element modulo 8192)";
+    }
+    if (sizes.empty()) return "";
+    for (uint32_t i = 0; i < t.events.size(); ++i) {
+        const Event& e = t.events[i];
+        uint64_t element = 0;
+        bool outside = false;
+        switch (e.kind) {
+            case EventKind::PartialLoad: element = e.aux, outside = (e.detail & kDetailOutside) != 0; break;
+            case EventKind::BlockPartial: case EventKind::FinalStore: element = e.aux; break;
+            case EventKind::Atomic: element = atomic_element(t, i); break;
+            default: continue;
+        }
+        const uint32_t b = event_buffer(e);
+        if (b >= sizes.size()) continue;  // a buffer whose size the runner did not give
+        if (!outside && element >= sizes[b])
+            return "event " + std::to_string(i) + " uses " + buffer_name(b) + "[" + std::to_string(element) + "], outside its " +
+                   std::to_string(sizes[b]) + " elements";
+        if (outside && element < sizes[b])
+            return "event " + std::to_string(i) + " is marked outside " + buffer_name(b) + ", and element " + std::to_string(element) +
+                   " lies inside its " + std::to_string(sizes[b]) + " elements";
+    }
+    return "";
 }
 
 std::string launches_problem(const std::vector<LaunchScope>& launches) {

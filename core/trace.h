@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include "core/event_flags.h"
 #include "core/schedule.h"
@@ -80,8 +81,9 @@ enum class HazardKind : uint8_t {
     SharedSlotNeverWritten,  // a shared-memory load of a slot no thread of the block stored in this launch
     OutOfBoundsRead,         // a load of an element index outside the input (a student's kernel)
     MaskOmitsOwnLane,        // a lane calls `__shfl_*_sync` or `__syncwarp` with a mask that leaves out its own bit
+    GlobalMemoryRace,        // two blocks of one launch store (or store and load) one global element, nothing ordering them
 };
-constexpr int kHazardKindCount = 14;
+constexpr int kHazardKindCount = 15;
 
 struct Hazard {
     HazardKind kind;
@@ -140,6 +142,12 @@ struct Trace {
     // A plain CUDA run: every launch in order; empty for the lab's schedules and dialect kernels (their second
     // launch stays block == grid).
     std::vector<LaunchScope> launches;
+    // A plain CUDA run: the elements of each global buffer (index = the buffer's number in events, 0 = in, 1 = out,
+    // 2 = tmp, ...; at most kMaxTraceBuffers), as the runner allocated them; empty when not known (older traces).
+    std::vector<uint64_t> buffer_elements;
+    // A plain run's Atomic events whose element index does not fit Event::detail (8192 and above): (event, element),
+    // sorted by event. atomic_element() reads them; everything that renumbers events renumbers these.
+    std::vector<std::pair<uint32_t, uint32_t>> wide_atomic_elements;
 };
 
 // ---- launches as scopes (a plain CUDA run: Trace::launches non-empty) ----------------------------------
@@ -147,11 +155,19 @@ constexpr size_t kMaxLaunches = 16;
 // Global buffers of a plain run: 0 = in, 1 = out, 2 = tmp, 3..7 = a program's other buffers. In a trace with
 // launches, BlockPartial, FinalStore, PartialLoad and Atomic carry theirs in Event::detail bits 13..15; a PartialLoad
 // of an index outside its buffer has bit 12 set (its k-th-load count keeps bits 0..11, saturated); an Atomic keeps
-// its element index in bits 0..12 (modulo 8192: for words only, chains were formed from the full index).
+// its element index in bits 0..12, modulo 8192: the full index of one at 8192 or above is in Trace::wide_atomic_elements.
 constexpr uint32_t kDetailBufferShift = 13;
 constexpr uint16_t kDetailOutside = 1u << 12;
 constexpr uint32_t kBufferOut = 1;
+constexpr size_t kMaxTraceBuffers = 8;               // buffer numbers fit the 3 bits above
+constexpr uint32_t kDetailAtomicElement = 0x1fffu;   // an Atomic's element index modulo 8192 (Trace::wide_atomic_elements)
 inline uint32_t event_buffer(const Event& e) { return e.detail >> kDetailBufferShift; }
+// The element an Atomic of a plain run updated, in full (its detail bits, or the trace's wide_atomic_elements).
+uint32_t atomic_element(const Trace& t, uint32_t event);
+// "" when t's buffer_elements and wide_atomic_elements are well formed and agree with the events (a plain run's stores
+// and loads inside their buffers, loads marked outside outside them; wide elements on Atomic events, sorted, matching
+// their detail bits), else one line naming the first that is not.
+std::string buffers_problem(const Trace& t);
 std::string buffer_name(uint32_t buffer);  // "in", "out", "tmp", "buffer 5"
 // "" when the launches are well formed (at most kMaxLaunches; each grid and block at least 1, blocks at most
 // limits::kBlockThreads; first_block the sum of the grids before it; the kernel's name at most 256 bytes), else one

@@ -185,6 +185,15 @@ Trace read_binary(std::istream& in, uint64_t size) {
         }
         if (std::string why = launches_problem(t.launches); !why.empty()) bad_file("launches: " + why);
     }
+    if (version >= 3) {  // a plain run's buffer sizes and the atomics' elements past 8192 (checked with the events)
+        t.buffer_elements.resize(size_t(r.count("buffers", kMaxTraceBuffers, sizeof(uint64_t))));
+        for (uint64_t& n : t.buffer_elements) n = r.get<uint64_t>("the buffers");
+        t.wide_atomic_elements.resize(size_t(r.count("wide atomic elements", limits::kTraceEvents, 2 * sizeof(uint32_t))));
+        for (auto& [event, element] : t.wide_atomic_elements) {
+            event = r.get<uint32_t>("the wide atomic elements");
+            element = r.get<uint32_t>("the wide atomic elements");
+        }
+    }
 
     r.array(t.inputs, r.count("inputs", limits::kTraceEvents, sizeof(double)), "the inputs");
     const uint64_t events = r.count("events", limits::kTraceEvents, sizeof(Event));
@@ -266,6 +275,12 @@ void write_trace_binary(std::ostream& out, const Trace& t) {
         w.put(l.block);
         w.put(l.shared_bytes);
         w.put(l.first_block);
+    }
+    w.array(t.buffer_elements);
+    w.put(uint64_t(t.wide_atomic_elements.size()));
+    for (const auto& [event, element] : t.wide_atomic_elements) {
+        w.put(event);
+        w.put(element);
     }
     w.array(t.inputs);
     w.array(t.events);

@@ -10,6 +10,8 @@
 //   f64 reference_exact, f64 abs_sum
 //   (version 2) u32 count + launches (a plain CUDA run's, 0 otherwise), each: kernel (string), u32 grid, block,
 //   shared_bytes, first_block
+//   (version 3) u64 count (at most 8) + u64 elements per buffer (a plain run's, 0 otherwise); u64 count + wide
+//   atomic elements (Trace::wide_atomic_elements), each u32 event, u32 element (checked once the events are read)
 //   u64 count + f64 inputs; u64 count + events (32 bytes each); u64 count (0 or events) + u16 lines;
 //   u64 count (0 or events) + times (u64 globaltimer_ns, u64 clock, u32 sm);
 //   hazards, then notes: u64 count, each u8 kind, u32 event, block, warp, lanes, string what
@@ -21,7 +23,7 @@
 
 namespace rl {
 
-constexpr uint32_t kTraceBinaryVersion = 2;  // 2: launches (version 1 files still read)
+constexpr uint32_t kTraceBinaryVersion = 3;  // 2: launches; 3: buffer sizes, wide atomic elements (1, 2 still read)
 
 // Writes the trace (renumbered first, core/event_order.h, if an operand points to a later event).
 void write_trace_binary(std::ostream& out, const Trace& t);

@@ -90,7 +90,10 @@ json event_json(const Trace& t, uint32_t i) {
             break;
         case EventKind::SharedStore:
         case EventKind::SharedLoad: j["slot"] = e.detail; break;
-        case EventKind::Atomic: j["position"] = e.aux; break;
+        case EventKind::Atomic:
+            j["position"] = e.aux;
+            if (!t.launches.empty()) j["element"] = atomic_element(t, i);  // the detail keeps it modulo 8192 only
+            break;
         case EventKind::Ticket: j["ticket"] = e.aux; break;
         default: break;
     }
@@ -226,6 +229,7 @@ void write_trace_json(std::ostream& out, const Trace& t) {
                             {"first_block", l.first_block}});
         head["launches"] = list;
     }
+    if (!t.buffer_elements.empty()) head["buffer_elements"] = t.buffer_elements;
     json result;
     result["event"] = dep_json(t.result_event);
     result["value"] = (t.result_flags & kUndefined) ? json(nullptr) : json(numeric_value(t.schedule.op, t.schedule.type, t.result_value));
@@ -306,6 +310,13 @@ Event parse_event(const dom& e, size_t i, Trace& t, bool first) {
         tm.clock = need_uint<uint64_t>(e, "clock", where, ~0ull);
         tm.sm = need_uint<uint32_t>(e, "sm", where, 0xffffffffu);
         t.times.push_back(tm);
+    }
+    if (ev.kind == EventKind::Atomic && e.contains("element")) {  // (checked against the detail with the buffers)
+        const uint32_t element = need_uint<uint32_t>(e, "element", where, 0xffffffffu);
+        if (element > kDetailAtomicElement) t.wide_atomic_elements.emplace_back(uint32_t(i), element);
+        else if (element != (ev.detail & kDetailAtomicElement))
+            fail(where + " \"element\" " + std::to_string(element) + " does not match its \"detail\" bits (" +
+                 std::to_string(ev.detail & kDetailAtomicElement) + ")");
     }
     const bool lined = e.contains("line");
     if (!first && lined != !t.lines.empty()) fail(where + ": source lines must be on every event or on none");
@@ -449,6 +460,7 @@ void check_trace_geometry(const Trace& t, std::string_view format) {
         fail("\"finisher_block\" " + std::to_string(t.finisher_block) + " is not a block of the grid of " + std::to_string(t.grid));
     for (int k = 0; k < 4; ++k)
         if (t.scope_start[k] > t.step_count) fail("\"scope_start\" names a step past \"step_count\"");
+    if (std::string why = buffers_problem(t); !why.empty()) fail(why);
     if (t.inputs.size() > s.n)
         fail("\"inputs\" lists " + std::to_string(t.inputs.size()) + " values for a schedule of n = " + std::to_string(s.n));
     for (const auto* list : {&t.hazards, &t.notes})
@@ -513,6 +525,15 @@ Trace read_trace_json_document(std::istream& in) {
             t.launches.push_back(std::move(s));
         }
         if (std::string why = launches_problem(t.launches); !why.empty()) fail("\"launches\": " + why);
+    }
+    if (head.contains("buffer_elements")) {  // a plain CUDA run's buffer sizes (optional: older traces have none)
+        const dom& list = head["buffer_elements"];
+        if (!list.is_array() || list.size() > kMaxTraceBuffers)
+            fail("\"buffer_elements\" must be a list of at most " + std::to_string(kMaxTraceBuffers) + " element counts");
+        for (const auto& x : list) {
+            if (!x.is_number_unsigned()) fail("\"buffer_elements\" must be a list of element counts (whole numbers, 0 or more)");
+            t.buffer_elements.push_back(x.get<uint64_t>());
+        }
     }
     const dom& inputs = need(head, "inputs", "the document");
     if (!inputs.is_array()) fail("\"inputs\" must be a list of numbers");

@@ -216,6 +216,10 @@ Trace PlainSession::finish(const Finish& how) {
     run.final_out0 = result.mem.hist[g] != kNoEvent ? result.mem.value[g] : bits;
     run.second_launch = false;
     run.launches = s.scopes;
+    // Each buffer's elements of T under the number the trace gives it: the checker's words ("outside tmp's 64 elements").
+    run.buffer_elements.assign(std::min<size_t>(id.empty() ? 0 : *std::max_element(id.begin(), id.end()) + 1u, kMaxTraceBuffers), 0);
+    for (uint32_t b = 0; b < s.buffers.size(); ++b)
+        if (id[b] < run.buffer_elements.size()) run.buffer_elements[id[b]] = s.buffers[b].size / s.element_bytes;
     try {
         return trace_from_student_records(run, std::move(s.records), *how.input);
     } catch (const Error& e) {

@@ -117,7 +117,8 @@ public:
         if (!op_given_ && session_->first_op() >= 0) f.schedule.op = program_op_of(session_->first_op());
         // The schedule names the input as values while they are few; a trace's schedule has room for about a
         // megabyte of text (core/trace_binary), so a larger program's input is only in the trace's inputs and the
-        // schedule keeps the default kind as a placeholder (docs/plain-cuda.md, "Input and result").
+        // schedule says so: input `program` (docs/plain-cuda.md, "Input and result").
+        f.schedule.input.kind = InputKind::Program;
         if (input_.size() <= kScheduleValues) {
             f.schedule.input.kind = InputKind::Values;
             f.schedule.input.values.resize(input_.size());

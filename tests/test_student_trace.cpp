@@ -639,17 +639,20 @@ TEST_CASE("plain run: three launches, the last store into out[0] is the result, 
     CHECK(t.finisher_block == kNoEvent);
 }
 
-TEST_CASE("plain run: a block reading what another block of the same launch writes is a stale read, named there") {
+TEST_CASE("plain run: a block reading what another block of the same launch writes, nothing between, is a race") {
     const Trace t = assemble(plain_run(8, three_scopes(), 36.0f), three_launches(true).r.recs);
     // Launch 2's block 0 (trace block 4) loads tmp[1] at step 5 and sees launch 1's 7, while its block 1 (trace
-    // block 5) stores tmp[1] = 26 at step 7. The other loads are ordered by a launch boundary.
+    // block 5) stores tmp[1] = 26 at step 7, and no ticket orders the two blocks: a race between them (not a stale
+    // read, which needs an order the load did not see). The other loads are ordered by a launch boundary.
     REQUIRE(t.hazards.size() == 1);
     const Hazard& h = t.hazards[0];
-    CHECK(h.kind == HazardKind::StalePartialRead);
-    CHECK(h.block == 4);
-    CHECK(h.what == "In launch 2, block 0, warp 0, lane 0: thread 0 loads tmp[1], which launch 2, block 1 stores at step 7 in "
-                    "the same launch, but does not see that value: it read a stale value");
-    CHECK(t.events[h.event].step == 5);
+    CHECK(h.kind == HazardKind::GlobalMemoryRace);
+    CHECK(h.block == 5);
+    CHECK(h.what == "In launch 2, block 1 stores tmp[1] and block 0 loads it with nothing ordering them: CUDA runs the "
+                    "blocks of one launch in no set order, so a block may load tmp[1] before or after another block's "
+                    "store to it. Combine the blocks' values with an atomic (atomicAdd, atomicMax), or store one partial "
+                    "per block (out[blockIdx.x]) and combine the partials in a second launch");
+    CHECK(t.events[h.event].step == 7);
 }
 
 TEST_CASE("plain run: launches that do not fit their records, or each other, are refused in one line") {
@@ -714,7 +717,7 @@ TEST_CASE("plain run: the launches, blocks and buffers survive the JSON and the 
     CHECK(same_events(a.events, t.events));
     REQUIRE(a.hazards.size() == 1);
     CHECK(a.hazards[0].what == t.hazards[0].what);
-    CHECK(a.hazards[0].block == 4);
+    CHECK(a.hazards[0].block == 5);
     std::stringstream bin;
     write_trace_binary(bin, t);
     const Trace b = read_trace_binary(bin);
@@ -742,28 +745,37 @@ TEST_CASE("plain run: the launches, blocks and buffers survive the JSON and the 
     CHECK(json_error(edit("\"launches\"", "\"unused\"")).find("the grid has 4 blocks") != std::string::npos);
 }
 
-TEST_CASE("binary trace: a version 1 file (no launches) still reads, and a version 2 file's launches are checked") {
+TEST_CASE("binary trace: version 1 (no launches) and 2 (no buffers) files still read, and a file's launches are checked") {
     Trace t = assemble(run_of(32, 32, 1, 528.0f), warp_sum().recs);
     t.hazards.clear();
     t.notes.clear();
     std::stringstream out;
     write_trace_binary(out, t);
-    const std::string v2 = out.str();
-    // The launches' u32 count sits before the inputs (u64 count + f64 each), events, lines, times, two empty
-    // finding lists and the end mark.
-    const size_t launches_at = v2.size() - 8 - 2 * 8 - 8 - (8 + 2 * t.lines.size()) - (8 + sizeof(Event) * t.events.size()) -
-                               (8 + 8 * t.inputs.size()) - 4;
+    const std::string v3 = out.str();
+    // The launches' u32 count, then (version 3) the buffers' u64 count (0) and the wide atomic elements' u64 count (0)
+    // sit before the inputs (u64 count + f64 each), events, lines, times, two empty finding lists, (version 4) an
+    // inactive level of detail (u32 0, u64 0, u64 count 0: core/trace_binary.h) and the end mark.
+    uint32_t version = 0;
+    std::memcpy(&version, v3.data() + 8, 4);
+    const size_t lod = version >= 4 ? 4 + 8 + 8 : 0, end = v3.size() - 8 - lod;
+    const size_t launches_at = end - 2 * 8 - 8 - (8 + 2 * t.lines.size()) - (8 + sizeof(Event) * t.events.size()) -
+                               (8 + 8 * t.inputs.size()) - 16 - 4;
     uint32_t count = 7;
-    std::memcpy(&count, v2.data() + launches_at, 4);
+    std::memcpy(&count, v3.data() + launches_at, 4);
     REQUIRE(count == 0);
-    std::string v1 = v2.substr(0, launches_at) + v2.substr(launches_at + 4);
+    CHECK(v3.substr(launches_at + 4, 16) == std::string(16, '\0'));
+    std::string v2 = v3.substr(0, launches_at + 4) + v3.substr(launches_at + 20, end - launches_at - 20) + v3.substr(v3.size() - 8);
+    v2[8] = 2;
+    std::istringstream in2(v2);
+    CHECK(same_events(read_trace_binary(in2).events, t.events));
+    std::string v1 = v3.substr(0, launches_at) + v3.substr(launches_at + 20, end - launches_at - 20) + v3.substr(v3.size() - 8);
     v1[8] = 1;
     std::istringstream in1(v1);
     const Trace back = read_trace_binary(in1);
     CHECK(same_events(back.events, t.events));
     CHECK(back.launches.empty());
     // 17 launches are refused before any is read.
-    std::string many = v2;
+    std::string many = v3;
     count = 17;
     std::memcpy(many.data() + launches_at, &count, 4);
     std::istringstream in17(many);
@@ -819,6 +831,205 @@ TEST_CASE("plain run: atomics on out[0] after an earlier launch's store start fr
     CHECK(t.events[r.dep[0]].kind == EventKind::BlockPartial);  // launch 1's store stays a store
     CHECK(unpack_value<float>(t.events[r.dep[0]].value) == 3.0f);
     (void)st;
+}
+}  // namespace
+}  // namespace rl
+
+// ---- races between the blocks of one launch, buffer sizes, wide atomic elements (issue 32's verdicts) ------------
+// Hand-made plain runs of one launch, <<<2, 1>>> over in = 1, 2: each block's thread 0 loads in[b] and writes with it.
+namespace rl {
+namespace {
+
+const std::string kRaceRemedy =
+    ". Combine the blocks' values with an atomic (atomicAdd, atomicMax), or store one partial per block (out[blockIdx.x]) and "
+    "combine the partials in a second launch";
+
+StudentRun one_launch(float final_out0, std::vector<uint64_t> sizes = {}) {
+    StudentRun run = plain_run(2, {scope("k", 2, 1, 0)}, final_out0);
+    run.buffer_elements = std::move(sizes);
+    return run;
+}
+
+uint32_t ticket(Plan& p, uint32_t block, uint32_t drawn) {
+    const uint32_t i = p.rec(EventKind::Ticket, block, 0);
+    p.r.recs[i].aux = drawn, p.r.recs[i].atomic_old = drawn;
+    return i;
+}
+
+std::vector<Hazard> of_kind(const Trace& t, HazardKind k) {
+    std::vector<Hazard> out;
+    for (const Hazard& h : t.hazards)
+        if (h.kind == k) out.push_back(h);
+    return out;
+}
+
+TEST_CASE("plain run: two blocks of one launch storing out[0] with nothing ordering them race") {
+    // `if (t == 0) out[0] = v;` in both blocks: out[0] holds whichever store lands last (here block 1's 2).
+    Plan p;
+    for (uint32_t b = 0; b < 2; ++b) p.store(b, 0, kOut, 0, p.load(b, 0, b, float(b + 1)));
+    const Trace t = assemble(one_launch(2.0f), p.r.recs);
+    REQUIRE(t.hazards.size() == 1);
+    const Hazard& h = t.hazards[0];
+    CHECK(h.kind == HazardKind::GlobalMemoryRace);
+    CHECK(h.block == 1);  // on block 1's store: the first racing store after block 0's
+    CHECK(t.events[h.event].kind != EventKind::Load);
+    CHECK(h.lanes == 1u);
+    CHECK(h.what == "In launch 1, blocks 0 and 1 both store out[0] with nothing ordering them: CUDA runs the blocks of one "
+                    "launch in no set order, so out[0] keeps whichever store happens to land last" + kRaceRemedy);
+    CHECK(to_string(HazardKind::GlobalMemoryRace) == "global-memory-race");
+    HazardKind back{};
+    CHECK(parse_hazard_kind("global-memory-race", back));
+    CHECK(back == HazardKind::GlobalMemoryRace);
+    // Stores to different elements (out[b]) do not race.
+    Plan q;
+    for (uint32_t b = 0; b < 2; ++b) q.store(b, 0, kOut, b, q.load(b, 0, b, float(b + 1)));
+    CHECK(assemble(one_launch(1.0f), q.r.recs).hazards.empty());
+}
+
+TEST_CASE("plain run: the last-block pattern's tickets order the blocks; a load before the ticket still races") {
+    // Block b stores out[b], fences, draws ticket b; block 1 draws the last ticket (1), then loads out[0] and out[1] and
+    // stores their sum to out[0]. Block 0's store of out[0] comes before ticket 0, block 1's accesses after ticket 1:
+    // ordered, so no race and no stale read.
+    auto plan = [](bool load_before_ticket) {
+        Plan p;
+        uint32_t st[2], v[2];
+        for (uint32_t b = 0; b < 2; ++b) {
+            v[b] = p.load(b, 0, b, float(b + 1));
+            st[b] = p.store(b, 0, kOut, b, v[b]);
+            p.rec(EventKind::Fence, b, 0);
+            if (b == 0 || !load_before_ticket) ticket(p, b, b);
+        }
+        const uint32_t a = p.global_load(1, 0, kOut, 0, st[0]), c = p.global_load(1, 0, kOut, 1, st[1]);
+        if (load_before_ticket) ticket(p, 1, 1);
+        p.store(1, 0, kOut, 0, p.rec(EventKind::Combine, 1, 0, a, c));
+        return p;
+    };
+    const Trace ok = assemble(one_launch(3.0f, {2, 2, 0}), plan(false).r.recs);
+    CHECK(ok.hazards.empty());
+    // Block 1 loads out[0] before its ticket: nothing orders that load after block 0's store (its store after the
+    // ticket still is ordered). The finding sits on block 0's store, the only racing store.
+    const Trace bad = assemble(one_launch(3.0f, {2, 2, 0}), plan(true).r.recs);
+    REQUIRE(bad.hazards.size() == 1);
+    const Hazard& h = bad.hazards[0];
+    CHECK(h.kind == HazardKind::GlobalMemoryRace);
+    CHECK(h.block == 0);
+    CHECK(h.what == "In launch 1, block 0 stores out[0] and block 1 loads it with nothing ordering them: CUDA runs the blocks "
+                    "of one launch in no set order, so a block may load out[0] before or after another block's store to it" +
+                        kRaceRemedy);
+}
+
+TEST_CASE("plain run: a read-modify-write of out[0] by every block races; within one block it does not") {
+    // `*out += v` by thread 0 of both blocks, no atomic: block 1 loads block 0's store (the emulator's order).
+    Plan p;
+    uint32_t last = kNoEvent;
+    for (uint32_t b = 0; b < 2; ++b) {
+        const uint32_t old = p.global_load(b, 0, kOut, 0, last);
+        last = p.store(b, 0, kOut, 0, p.rec(EventKind::Combine, b, 0, old, p.load(b, 0, b, float(b + 1))));
+    }
+    const Trace t = assemble(one_launch(3.0f), p.r.recs);
+    REQUIRE(t.hazards.size() == 1);  // a race, not also a stale read for block 0's load
+    CHECK(t.hazards[0].kind == HazardKind::GlobalMemoryRace);
+    CHECK(t.hazards[0].what == "In launch 1, blocks 0 and 1 both load and store out[0] with nothing ordering them: CUDA runs "
+                               "the blocks of one launch in no set order, so a block may load out[0] before or after "
+                               "another block's store to it" + kRaceRemedy);
+}
+
+TEST_CASE("plain run: an atomic's element past 8192 is kept whole, in the trace and both trace files") {
+    // Block 0 stores out[9000] = in[0]; block 1 applies atomicAdd(&out[9000], in[1]). 9000 modulo 8192 is 808: an
+    // element kept only in the detail bits would name out[808] and miss the race with the store.
+    Plan p;
+    p.store(0, 0, kOut, 9000, p.load(0, 0, 0, 1.0f));
+    const uint32_t x = p.load(1, 0, 1, 2.0f);
+    const uint32_t a = p.rec(EventKind::Atomic, 1, 0, kNoEvent, x);
+    p.r.recs[a].detail = 9000, p.r.recs[a].pad0 = uint8_t(kOut << 1), p.r.recs[a].value = f32(3.0f), p.r.recs[a].atomic_old = f32(1.0f);
+    const Trace t = assemble(one_launch(0.0f, {2, 9001, 0}), p.r.recs);
+    uint32_t atomic = kNoEvent;
+    for (uint32_t i = 0; i < t.events.size(); ++i)
+        if (t.events[i].kind == EventKind::Atomic) atomic = i;
+    REQUIRE(atomic != kNoEvent);
+    CHECK((t.events[atomic].detail & kDetailAtomicElement) == 808u);
+    CHECK(atomic_element(t, atomic) == 9000u);
+    const auto races = of_kind(t, HazardKind::GlobalMemoryRace);
+    REQUIRE(races.size() == 1);
+    CHECK(races[0].what == "In launch 1, block 0 stores out[9000] and block 1 applies an atomic to it with nothing ordering "
+                           "them: CUDA runs the blocks of one launch in no set order, so an atomic may come before or after "
+                           "the plain store, which then overwrites it" + kRaceRemedy);
+    std::stringstream js;
+    write_trace_json(js, t);
+    const std::string text = js.str();
+    CHECK(text.find("\"element\":9000") != std::string::npos);
+    const Trace a2 = read_trace_json(js);
+    CHECK(atomic_element(a2, atomic) == 9000u);
+    CHECK(a2.buffer_elements == std::vector<uint64_t>{2, 9001, 0});
+    Trace rechecked = a2;
+    attach_checked_hazards(rechecked);
+    REQUIRE(of_kind(rechecked, HazardKind::GlobalMemoryRace).size() == 1);
+    CHECK(of_kind(rechecked, HazardKind::GlobalMemoryRace)[0].what == races[0].what);
+    std::stringstream bin;
+    write_trace_binary(bin, t);
+    const Trace b2 = read_trace_binary(bin);
+    CHECK(atomic_element(b2, atomic) == 9000u);
+    CHECK(b2.buffer_elements == t.buffer_elements);
+    // An element that does not agree with the detail bits (9001 is 809 modulo 8192), or a buffer size that leaves the
+    // store outside, is refused in one line.
+    auto edit = [&](const std::string& from, const std::string& to) {
+        std::string s = text;
+        const size_t at = s.find(from);
+        REQUIRE(at != std::string::npos);
+        return s.replace(at, from.size(), to);
+    };
+    CHECK(json_error(edit("\"element\":9000", "\"element\":9001")) ==
+          "trace JSON: the wide atomic element of event " + std::to_string(atomic) + " (9001) does not match its detail bits (808, the element modulo 8192)");
+    CHECK(json_error(edit("\"element\":9000", "\"element\":809")).find("\"element\" 809 does not match its \"detail\" bits (808)") != std::string::npos);
+    const std::string small = json_error(edit("9001,", "9000,"));
+    CHECK(small.find("uses out[9000], outside its 9000 elements") != std::string::npos);
+    CHECK(json_error(edit("\"buffer_elements\": [", "\"buffer_elements\": [1,1,1,1,1,1,")).find("at most 8 element counts") != std::string::npos);
+}
+
+TEST_CASE("plain run: an out-of-bounds read names the buffer's size when the runner gave it") {
+    // As "out-of-bounds reads in the second launch": tmp has 2 elements (the largest grid), thread 0 reads tmp[5].
+    Plan p = two_launches();
+    p.launch = 1;
+    const uint32_t b = p.global_load(0, 0, kTmp, 5, kNoEvent);
+    p.r.recs[b].flags = kUndefined, p.r.recs[b].pad0 |= 0x10;
+    StudentRun run = plain_run(8, two_scopes(), 36.0f);
+    run.buffer_elements = {8, 1, 2};
+    const Trace t = assemble(run, p.r.recs);
+    REQUIRE(t.hazards.size() == 1);
+    CHECK(t.hazards[0].what ==
+          "In launch 2, block 0, warp 0, lane 0: thread 0 reads tmp[5], outside tmp's 2 elements: the value is undefined");
+    // A size that would put an unmarked access outside its buffer is the runner's mistake: refused.
+    run.buffer_elements = {8, 1, 1};
+    CHECK_THROWS_WITH_AS(assemble(run, p.r.recs), doctest::Contains("the run's buffers: event"), Error);
+}
+
+}  // namespace
+}  // namespace rl
+
+// ---- a program's own input in a trace's schedule ----------------------------------------------------------------
+namespace rl {
+namespace {
+TEST_CASE("schedule: input `program` reads and writes, survives both trace files, and no schedule draws it") {
+    Schedule s;
+    CHECK(set_field(s, "input", "program").empty());
+    CHECK(s.input.kind == InputKind::Program);
+    CHECK(to_string(InputKind::Program) == "program");
+    bool named = false;
+    for (const auto& [name, value] : schedule_fields(s)) named = named || (name == "input" && value == "program");
+    CHECK(named);
+    CHECK(validate(s).empty());
+    CHECK_THROWS_WITH_AS(make_input(s), doctest::Contains("--input program: those values came from a program's main()"), Error);
+    // A plain run's trace with a program's input: the schedule keeps `program`, the inputs the values.
+    Plan p;
+    for (uint32_t b = 0; b < 2; ++b) p.store(b, 0, kOut, b, p.load(b, 0, b, float(b + 1)));
+    Trace t = assemble(one_launch(1.0f, {2, 2, 0}), p.r.recs);
+    t.schedule.input.kind = InputKind::Program;
+    std::stringstream js, bin;
+    write_trace_json(js, t);
+    CHECK(js.str().find("\"input\": \"program\"") != std::string::npos);
+    CHECK(read_trace_json(js).schedule.input.kind == InputKind::Program);
+    write_trace_binary(bin, t);
+    CHECK(read_trace_binary(bin).schedule.input.kind == InputKind::Program);
 }
 }  // namespace
 }  // namespace rl

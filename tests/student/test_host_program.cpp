@@ -465,7 +465,9 @@ int main() {
     REQUIRE(o.ok);
     CHECK(o.program_output == "20000\n");
     CHECK(o.trace.schedule.n == 20000);
-    CHECK(o.trace.schedule.input.kind != InputKind::Values);
+    // The schedule says where the values came from (input `program`), not a made-up kind such as iota.
+    CHECK(o.trace.schedule.input.kind == InputKind::Program);
+    CHECK(o.trace.schedule.input.values.empty());
     REQUIRE(o.trace.inputs.size() == 20000);
     CHECK(o.trace.inputs[19999] == 1.0);
     CHECK(f32_of(o.trace.result_value) == 20000.0f);
