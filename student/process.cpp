@@ -1,5 +1,5 @@
 // student/process.cpp — posix_spawn, output to an unlinked temporary file (no pipe to fill), and a kill at the
-// time limit (the whole process group, so a compiler's children go too).
+// time limit or on the caller's cancel (the whole process group, so a compiler's children go too).
 #include "student/process.h"
 #include <fcntl.h>
 #include <signal.h>
@@ -36,7 +36,8 @@ std::string find_on_path(const std::string& name) {
     return {};
 }
 
-ProcessResult run_process(const std::vector<std::string>& argv, double time_limit_s, bool own_group, size_t max_output) {
+ProcessResult run_process(const std::vector<std::string>& argv, double time_limit_s, bool own_group, size_t max_output,
+                          const std::atomic<bool>* cancel) {
     ProcessResult r;
     const std::string program = find_on_path(argv.at(0));
     if (program.empty()) {
@@ -81,8 +82,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, double time_limi
         if (w == pid) break;
         if (w < 0 && errno != EINTR) break;
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (time_limit_s > 0 && elapsed >= time_limit_s && !r.timed_out) {
-            r.timed_out = true;
+        const bool over = time_limit_s > 0 && elapsed >= time_limit_s && !r.timed_out && !r.cancelled;
+        const bool asked = cancel && cancel->load() && !r.timed_out && !r.cancelled;
+        if (over || asked) {
+            (over ? r.timed_out : r.cancelled) = true;
             if (own_group) kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
         }

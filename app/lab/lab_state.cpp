@@ -234,6 +234,18 @@ bool LabState::take_measurement() {
     return true;
 }
 
+bool LabState::start_kernel_timing() {
+    return time_job->start(kernel->request(), find_rlab(), kernel->text);
+}
+
+bool LabState::take_kernel_timing() {
+    std::optional<KernelTiming> t = time_job->take();
+    if (!t) return false;
+    timings.kernel = std::move(*t);
+    timings.kernel_file.clear();  // timed now, not read from a file
+    return true;
+}
+
 std::string LabState::backend_line() const {
     if (trace.backend == Backend::Cuda) return "CUDA: " + trace.device;
     return trace.device.empty() ? "CPU SIMT emulator" : trace.device;

@@ -9,6 +9,7 @@
 #include "app/lab/bench_job.h"
 #include "app/lab/kernel_editor.h"
 #include "app/lab/kernel_session.h"
+#include "app/lab/kernel_time_job.h"
 #include "app/lab/lesson_player.h"
 #include "app/lab/source_model.h"
 #include "app/lab/numerics_state.h"
@@ -94,6 +95,7 @@ struct LabState {
     render::DrawnPanels drawn;    // what the lab bench's panels drew this frame, as they drew it (--dump-scene)
     LessonPlayer lesson;          // the lesson open (--lesson), if any
     std::shared_ptr<KernelSession> kernel = std::make_shared<KernelSession>();  // a student's kernel (--kernel, Open kernel)
+    std::shared_ptr<KernelTimeJob> time_job = std::make_shared<KernelTimeJob>();  // Time on GPU (Ctrl+T) of that kernel
     KernelEditor kernel_editor;   // its text edited in the source panel (Ctrl+E), saved and run on Ctrl+S
     SourceModel source;           // the CUDA source of the trace's schedule, rebuilt in adopt_trace()
     int source_line = 0;          // the source line clicked (1-based), 0 = none
@@ -132,6 +134,11 @@ struct LabState {
     // Once the bench job has finished: its report becomes the timings shown, or its error `timings_note`.
     // True when a job finished since the last call.
     bool take_measurement();
+    // Time on GPU (Ctrl+T): starts `rlab run FILE --backend cuda --time` for the open kernel with its sizes, plan and
+    // operator (app/lab/kernel_time_job.h). False while one runs.
+    bool start_kernel_timing();
+    // Once it finished with a result: the three rows replace timings.kernel (true). False: nothing new.
+    bool take_kernel_timing();
     int last() const { return render::last_step(layout); }
     std::string backend_line() const;  // "CPU SIMT emulator" or "CUDA: NVIDIA H200"
 };
