@@ -87,6 +87,7 @@ constexpr const char* kShortcuts[][2] = {
     {"Ctrl+O", "open a kernel: the path field"},
     {"Ctrl+E", "edit your kernel in the source panel / back to the lit lines"},
     {"Ctrl+S", "save the edited kernel and run it"},
+    {"Ctrl+T", "time your kernel on the GPU beside the fast path and CUB (the timings panel)"},
     {"F", "fit the view to the canvas"},
     {"Esc", "clear the selection"},
     {"Ctrl + / Ctrl - / Ctrl 0", "larger / smaller / normal text"},

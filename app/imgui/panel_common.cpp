@@ -35,6 +35,8 @@ void handle_shortcuts(LabState& s) {
     }
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) focus_kernel_path();  // Open kernel: the path field
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_E, false)) toggle_kernel_editor(s);  // the kernel's editor, in and out
+    // Time on GPU: the timings panel shows its progress, its rows or why it could not run (no kernel open, no GPU).
+    if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_T, false) && !s.time_job->running()) s.start_kernel_timing();
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_S, false) && s.kernel_editor.editing && s.kernel->active())
         s.kernel_editor.save(*s.kernel);  // the editor without focus (inside it, panel_kernel_edit.cpp reads the key)
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_0)) {

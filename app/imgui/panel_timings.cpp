@@ -1,5 +1,5 @@
 // app/imgui/panel_timings.cpp — measured times per variant across sizes (log-log), crossovers marked and explained;
-// "Measure on this GPU" with progress and cancel. The plot's content is app/render/timings_plot's; this only draws.
+// "Measure on this GPU" with progress and cancel; "Time on GPU" (Ctrl+T) for a student's kernel. The plot's content is app/render/timings_plot's; this only draws.
 #include <imgui.h>
 
 #include <algorithm>
@@ -54,6 +54,35 @@ void measure_row(LabState& s) {
     if (ImGui::Button("Measure on this GPU")) job.start();
     ImGui::EndDisabled();
     if (!available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", reason.c_str());
+}
+
+// Time on GPU (Ctrl+T): the open kernel through `rlab run --time` in a child (app/lab/kernel_time_job.h). While it
+// runs: what runs, the seconds, Cancel. Then its reason when it failed; the rows it gave are kernel_rows' below.
+void time_row(LabState& s) {
+    KernelTimeJob& job = *s.time_job;
+    if (job.running()) {  // Cancel first: the line after it wraps in a narrow panel and never pushes it out of sight
+        if (ImGui::Button("Cancel##time")) job.cancel();
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s", job.status_line().c_str());
+        return;
+    }
+    // The rows just timed are what the user asked to see: enlarged, all five columns show (the side panel clips them).
+    if (s.take_kernel_timing()) s.timings_large = true;
+    const std::string blocker = kernel_time_blocker(s.kernel->request(), s.kernel->text);
+    ImGui::BeginDisabled(!blocker.empty());
+    if (ImGui::Button("Time on GPU (Ctrl+T)")) s.start_kernel_timing();
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", blocker.empty() ? "your kernel, uninstrumented, timed beside the lab's fast path and CUB "
+                                                  "(rlab run --backend cuda --time, with this kernel's sizes and plan)"
+                                                : blocker.c_str());
+    const std::string line = job.status_line();
+    if (line.empty()) return;
+    const bool failed = job.state() == KernelTimeJob::State::Failed;
+    ImGui::PushStyleColor(ImGuiCol_Text, failed ? (s.dark ? IM_COL32(255, 120, 90, 255) : IM_COL32(190, 30, 0, 255))
+                                                : ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", line.c_str());
+    ImGui::PopStyleColor();
 }
 
 void legend(const render::TimingsPlot& p, float fs) {
@@ -194,6 +223,7 @@ void timings_panel(LabState& s, const Rect& r) {
         }
     }
     if (!s.timings_note.empty()) ImGui::TextWrapped("%s", s.timings_note.c_str());
+    if (s.kernel->active() || s.time_job->state() != KernelTimeJob::State::Idle) time_row(s);
     if (t.kernel) kernel_rows(*t.kernel, s.dark, s.drawn);
     if (!t.loaded) {
         ImGui::Separator();

@@ -69,6 +69,9 @@ void add_shared(CLI::App& app, Options& o) {
     app.add_option("--kernel-timing", o.kernel_timing_file,
                    "a student's kernel timed on the GPU beside the fast path and CUB (`rlab run FILE.cu --backend cuda "
                    "--time --format json -o FILE`), shown as three rows in the timings view");
+    app.add_flag("--time-on-gpu", o.time_on_gpu,
+                 "with --kernel: start Time on GPU (Ctrl+T) at once, as the timings view's button does (for screenshots "
+                 "and demonstrations; RLAB_CLI names the rlab it runs)");
     app.add_flag("--numerics", o.numerics, "show the numerics comparison of orders (N toggles it)");
     app.add_option("--kernel", o.kernel, "open a student's kernel (.cu with one RL_KERNEL, or plain CUDA; docs/student-kernels.md), run it "
                                          "with --n --block --grid --input --seed --op, and run it again on every save");

@@ -18,6 +18,7 @@ struct Options {
     std::string backend = "auto", lesson, trace_file, view = "steps", theme, size = "1600x900";
     std::string screenshot, dump_scene, bench_file;
     std::string kernel_timing_file;  // --kernel-timing FILE: a saved rlab run --time --format json, shown in the timings view
+    bool time_on_gpu = false;        // --time-on-gpu: start Time on GPU (Ctrl+T) for the --kernel at startup
     int step = -1;           // -1: not given
     int frames = -1;         // -1: not given (3 when --quit, --screenshot or --dump-scene ask for frames)
     int bench_frames = 0;

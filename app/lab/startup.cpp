@@ -42,6 +42,7 @@ std::string start_lab_bench(LabState& s, const Options& o) {
     if (!o.bench_file.empty() && !s.timings.loaded) return "--bench-file: " + s.timings.error;
     if (!o.kernel_timing_file.empty())
         if (std::string why = load_kernel_timing(s.timings, o.kernel_timing_file); !why.empty()) return "--kernel-timing: " + why;
+    if (o.time_on_gpu) s.start_kernel_timing();  // without a kernel it ends at once, saying so in the timings panel
     return {};
 }
 

@@ -133,6 +133,7 @@ std::string Classroom::start(const lab::Options& o, const std::string& remembere
     if (!o.kernel_timing_file.empty())
         if (std::string why = lab::load_kernel_timing(lab.timings, o.kernel_timing_file); !why.empty())
             return "--kernel-timing: " + why;
+    if (o.time_on_gpu) lab.start_kernel_timing();  // the timings tab shows its progress (TimingsPanel polls the job)
     if (o.step >= 0) {
         if (o.step > last_page())
             return "--step " + std::to_string(o.step) + ": this has steps 0 to " + std::to_string(last_page());

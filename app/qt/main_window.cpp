@@ -220,6 +220,13 @@ void MainWindow::build_actions() {
         if (!source_->editing()) return statusBar()->showMessage("Ctrl+S saves the kernel's editor: Ctrl+E opens it");
         if (!source_->save_and_run()) statusBar()->showMessage(QString::fromStdString(c_.lab.kernel_editor.error));
     });
+    // Time on GPU: the open kernel timed beside the fast path and CUB, shown on the timings tab (its progress there).
+    QAction* time_gpu = file->addAction("&Time kernel on GPU", QKeySequence(Qt::CTRL | Qt::Key_T), this, [this] {
+        show_timings();
+        timings_->start_kernel_timing();
+    });
+    time_gpu->setToolTip("rlab run --backend cuda --time for the open kernel, with its sizes and plan (Ctrl+T)");
+    addAction(time_gpu);
     add_open_actions(file, this, [this](const QString& path) { return open_lesson_file(path); });
     file->addAction("Open &trace…", this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, "Open trace", QString(), "Traces (*.json)");
@@ -280,6 +287,7 @@ void MainWindow::refresh() {
     source_dock_->setWindowTitle(source_->title());
     kernel_->refresh();
     charts_->refresh();
+    timings_->update_time_row();  // Time on GPU's button follows the open kernel
     if (numerics_dock_->isVisible()) numerics_->refresh();  // recomputes only when the schedule changed
     const QString title = QString::fromStdString(c_.title());
     setWindowTitle("Reduction Lab classroom — " + title);

@@ -105,9 +105,18 @@ public:
     QLabel* empty_message() const { return empty_; }
     QPushButton* measure_button() const { return measure_; }
     QComboBox* cache_choice() const { return cache_; }
+    // Time on GPU (Ctrl+T, app/lab/kernel_time_job.h): starts it for the open kernel (or says why not), and keeps its
+    // row (the button with its reason as tooltip, the elapsed seconds and Cancel, the failure line) up to date.
+    void start_kernel_timing();
+    void update_time_row();
+    QPushButton* time_button() const { return time_; }
+    QLabel* time_status() const { return time_status_; }
 private:
     void poll();                       // progress of a running measurement; adopts its result
     Classroom& c_;
+    QPushButton *time_, *time_cancel_;
+    QLabel* time_status_;
+    QTimer* time_timer_;
     QLabel *heading_, *sentences_, *empty_, *note_;
     QChartView* chart_;
     QComboBox* cache_;

@@ -1,4 +1,5 @@
-// app/qt/timings_panel.cpp — measured timings in Qt Charts (app/render's TimingsPlot), crossovers, "Measure on this GPU".
+// app/qt/timings_panel.cpp — measured timings in Qt Charts (app/render's TimingsPlot), crossovers, "Measure on this GPU",
+// and "Time on GPU" (Ctrl+T) for a student's kernel: its progress, Cancel and reason here, its rows above the plot.
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
@@ -59,12 +60,34 @@ TimingsPanel::TimingsPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(
     cache_ = new QComboBox(this);
     cache_->setObjectName("cacheChoice");
     cache_->setToolTip("warm: the same buffer each repetition (it may sit in L2); cold: L2 flushed before each");
+    // Time on GPU: the open kernel through rlab run --time in a child (app/lab/kernel_time_job); thin over the job. On
+    // the measure row: a row of its own would take the height the chart needs under the source dock.
+    time_ = new QPushButton("Time on GPU (Ctrl+T)", this);
+    time_->setObjectName("timeOnGpuButton");
+    time_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    time_cancel_ = new QPushButton("Cancel", this);
+    time_cancel_->setObjectName("timeOnGpuCancel");
+    time_cancel_->hide();
+    time_status_ = new QLabel(this);
+    time_status_->setObjectName("timeOnGpuStatus");
+    time_status_->setWordWrap(true);
+    time_status_->setTextInteractionFlags(Qt::TextSelectableByMouse);  // a reason can be copied into a question
+    time_status_->setStyleSheet("font-size: 16px;");
+    time_status_->hide();
     row->addWidget(measure_);
     row->addWidget(progress_, 1);
     row->addWidget(cancel_);
+    row->addWidget(time_);
+    row->addWidget(time_cancel_);
+    row->addWidget(time_status_, 1);
     row->addStretch();
     row->addWidget(cache_);
     lay->addLayout(row);
+    time_timer_ = new QTimer(this);
+    time_timer_->setInterval(100);
+    connect(time_timer_, &QTimer::timeout, this, &TimingsPanel::update_time_row);
+    connect(time_, &QPushButton::clicked, this, &TimingsPanel::start_kernel_timing);
+    connect(time_cancel_, &QPushButton::clicked, this, [this] { c_.lab.time_job->cancel(); });
     heading_ = new QLabel(this);
     heading_->setObjectName("timingsHeading");
     heading_->setWordWrap(true);
@@ -130,6 +153,36 @@ TimingsPanel::TimingsPanel(Classroom& c, QWidget* parent) : QWidget(parent), c_(
         refresh();
     });
     set_timings(c_.lab.timings);
+    update_time_row();
+}
+
+void TimingsPanel::start_kernel_timing() {
+    if (c_.lab.time_job->running()) return;
+    c_.lab.start_kernel_timing();
+    update_time_row();
+}
+
+void TimingsPanel::update_time_row() {
+    const lab::KernelTimeJob& job = *c_.lab.time_job;
+    const bool running = job.running();
+    if (running && !time_timer_->isActive()) time_timer_->start();
+    if (!running) {
+        time_timer_->stop();
+        if (c_.lab.take_kernel_timing()) refresh();  // the rows of the saved-result view, now from this run
+    }
+    const std::string blocker = lab::kernel_time_blocker(c_.lab.kernel->request(), c_.lab.kernel->text);
+    time_->setVisible(!running);
+    time_->setEnabled(blocker.empty());
+    time_->setToolTip(QString::fromStdString(
+        blocker.empty() ? "your kernel, uninstrumented, timed beside the lab's fast path and CUB (rlab run --backend cuda "
+                          "--time, with this kernel's sizes and plan)"
+                        : blocker));
+    time_cancel_->setVisible(running);
+    const std::string line = job.status_line();
+    time_status_->setText(QString::fromStdString(line));
+    const bool failed = job.state() == lab::KernelTimeJob::State::Failed;
+    time_status_->setStyleSheet(failed ? "font-size: 16px; color: #be1e00;" : "font-size: 16px;");
+    time_status_->setVisible(!line.empty());
 }
 
 void TimingsPanel::poll() {

@@ -262,6 +262,77 @@ private slots:
         QVERIFY(why.find("{\"kernel_timing\"") != std::string::npos);
     }
 
+    // Time on GPU (Ctrl+T): File's action starts rlab run --time for the open kernel as a child; the timings tab shows
+    // the seconds and Cancel, then the three rows (the fixture's, from a fake rlab that writes it where -o says), or
+    // the child's one line. The fakes stand in for rlab: this machine may have no GPU, and a test must not time one.
+    void time_on_gpu_from_the_menu() {
+        qt::Classroom c;
+        QVERIFY(c.open_schedule(Schedule{}));
+        qt::MainWindow w(c);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();  // Ctrl+T is a window action: shortcuts reach the active window only
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QPushButton* button = w.timings()->time_button();
+        QLabel* status = w.timings()->time_status();
+        QVERIFY(!button->isEnabled());  // no kernel open: disabled, the tooltip says why
+        QVERIFY(button->toolTip().contains("no kernel open"));
+        QTest::keyClick(&w, Qt::Key_T, Qt::ControlModifier);  // the shortcut anyway: the reason in red, no child
+        QCOMPARE(c.lab.time_job->state(), lab::KernelTimeJob::State::Failed);
+        QVERIFY(w.timings()->isVisible());
+        QVERIFY(status->isVisibleTo(w.timings()));
+        QVERIFY(status->text().startsWith("Time on GPU failed: no kernel open"));
+
+        const QString dir = RLAB_TEST_TMP;
+        auto fake = [&](const QString& name, const QByteArray& body) {
+            QFile f(dir + "/" + name);
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return QString();
+            f.write("#!/bin/sh\n" + body);
+            f.close();
+            f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+            return f.fileName();
+        };
+        c.lab.kernel->request().file = (dir + "/timed.cu").toStdString();  // open as far as the action looks
+        w.timings()->update_time_row();
+        QVERIFY(button->isEnabled());
+        const QByteArray fixture = QByteArray(RLAB_SOURCE_DIR) + "/tests/data/kernel-timing-fixture.json";
+        qputenv("RLAB_CLI", fake("fake-rlab-slow-ok.sh", "sleep 1\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && cp '" + fixture +
+                                                         "' \"$2\"; shift; done\n").toUtf8());
+        QTest::keyClick(&w, Qt::Key_T, Qt::ControlModifier);
+        QVERIFY(c.lab.time_job->running());
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains("Timing timed.cu on the GPU… 0."), 5000);
+        QVERIFY(!button->isVisibleTo(w.timings()));  // Cancel in its place
+        auto* cancel = w.timings()->findChild<QPushButton*>("timeOnGpuCancel");
+        QVERIFY(cancel->isVisibleTo(w.timings()));
+        auto* rows = w.timings()->findChild<QLabel*>("kernelTimingRows");
+        QTRY_VERIFY_WITH_TIMEOUT(rows->isVisibleTo(w.timings()), 20000);
+        for (const char* cell : {"Your kernel timed on NVIDIA H200 (FIXTURE", "180.00", ">373<", "7.8%", "17.50", ">3835<",
+                                 "18.20", ">3687<", "30/30 exact"})
+            QVERIFY2(rows->text().contains(cell), cell);
+        QVERIFY(!status->isVisibleTo(w.timings()));  // done: the rows say it
+        QVERIFY(button->isVisibleTo(w.timings()) && !cancel->isVisibleTo(w.timings()));
+
+        // No GPU: the child's last line, without rlab's prefix, in red; the last rows stay.
+        qputenv("RLAB_CLI", fake("fake-rlab-no-gpu.sh", "echo 'rlab: --time needs a usable GPU: no usable GPU (fake)' >&2\nexit 2\n").toUtf8());
+        w.timings()->start_kernel_timing();
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.time_job->running(), 20000);
+        w.timings()->update_time_row();
+        QCOMPARE(status->text(), QString("Time on GPU failed: --time needs a usable GPU: no usable GPU (fake)"));
+        QVERIFY(status->styleSheet().contains("#be1e00"));
+        QVERIFY(rows->isVisibleTo(w.timings()));
+
+        // A hung child: Cancel kills it within a second, and says so.
+        qputenv("RLAB_CLI", fake("fake-rlab-hung.sh", "exec sleep 300\n").toUtf8());
+        w.timings()->start_kernel_timing();
+        QVERIFY(cancel->isVisibleTo(w.timings()));
+        QTest::qWait(300);
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!c.lab.time_job->running(), 2000);
+        w.timings()->update_time_row();
+        QVERIFY(status->text().startsWith("Timing of timed.cu cancelled after "));
+        qunsetenv("RLAB_CLI");
+    }
+
     void timings_empty_state() {
         qt::Classroom c;
         QVERIFY(c.open_schedule(Schedule{}));
