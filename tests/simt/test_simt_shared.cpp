@@ -23,6 +23,8 @@ int32_t int_of(const StudentRecord& r) { return unpack_value<int32_t>(r.value); 
 // harris3_sequential.cu, n = 8, one block of 8: thread t stores in[t] = t + 1 to slot t (line 6), then the tree on
 // line 9 halves s = 4, 2, 1 with a barrier on line 10 after each level: slot t = slot t + slot t + s. Slots after
 // s = 4: t < 4 holds 2t + 6; after s = 2: 16 and 20; after s = 1: 36 = 8 * 9 / 2, stored by thread 0 on line 12.
+// The 8 threads are one warp arriving together at each barrier: one record under thread 0, aux = lanes 0-7
+// (kWarpArrival); threads 1-7 have none there, only a gap in their seq.
 TEST_CASE("simt: Harris's kernel 3 on one block of 8, record by record") {
     REQUIRE_CLANG();
     const simt::Module m = compile_file("harris3_sequential.cu");
@@ -31,25 +33,36 @@ TEST_CASE("simt: Harris's kernel 3 on one block of 8, record by record") {
     const std::vector<StudentRecord>& rec = r.records;
     std::vector<std::vector<uint32_t>> own(8);
     for (uint32_t t = 0; t < 8; ++t) own[t] = thread_records(rec, 0, t);
+    // By hand: load and store, 4 records a level at which t < s (s = 4, 2, 1); thread 0 also the 4 barriers, its load
+    // of slot 0 and the partial.
+    const size_t sizes[8] = {2 + 12 + 4 + 2, 2 + 8, 2 + 4, 2 + 4, 2, 2, 2, 2};
+    for (uint32_t t = 0; t < 8; ++t) REQUIRE(own[t].size() == sizes[t]);
     // The store that last wrote each slot, and what the slot holds, by the hand model.
     int32_t slot[8];
     uint32_t writer[8];
     for (uint32_t t = 0; t < 8; ++t) {
         CAPTURE(t);
-        const StudentRecord &load = rec[own[t][0]], &store = rec[own[t][1]], &barrier = rec[own[t][2]];
+        const StudentRecord &load = rec[own[t][0]], &store = rec[own[t][1]];
         CHECK(load.kind == EventKind::Load);
         CHECK(int_of(load) == int32_t(t + 1));
         CHECK(store.kind == EventKind::SharedStore);
         CHECK(store.detail == t);
         CHECK(store.dep[0] == own[t][0]);
         CHECK(store.line == 6);
-        CHECK(barrier.kind == EventKind::Barrier);
-        CHECK(barrier.detail == 7);
-        CHECK(barrier.group == 0);
+        if (t == 0) {
+            const StudentRecord& barrier = rec[own[t][2]];
+            CHECK(barrier.kind == EventKind::Barrier);
+            CHECK(barrier.detail == 7);
+            CHECK(barrier.group == 0);
+            CHECK(barrier.aux == 0xffu);
+            CHECK((barrier.pad0 & kWarpArrival) != 0);
+        } else if (own[t].size() > 2) {
+            CHECK(rec[own[t][2]].seq == 3);  // seq 2: its arrival, thread 0's record
+        }
         slot[t] = int32_t(t + 1);
         writer[t] = own[t][1];
     }
-    size_t at[8] = {3, 3, 3, 3, 3, 3, 3, 3};
+    size_t at[8] = {3, 2, 2, 2, 2, 2, 2, 2};
     uint32_t level = 1;
     for (uint32_t s = 4; s > 0; s /= 2, ++level) {
         int32_t next[8];
@@ -82,11 +95,14 @@ TEST_CASE("simt: Harris's kernel 3 on one block of 8, record by record") {
                 next_writer[t] = own[t][at[t] + 3];
                 at[t] += 4;
             }
-            const StudentRecord& barrier = rec[own[t][at[t]]];
-            CHECK(barrier.kind == EventKind::Barrier);
-            CHECK(barrier.detail == 10);
-            CHECK(barrier.group == level);
-            ++at[t];
+            if (t == 0) {
+                const StudentRecord& barrier = rec[own[t][at[t]]];
+                CHECK(barrier.kind == EventKind::Barrier);
+                CHECK(barrier.detail == 10);
+                CHECK(barrier.group == level);
+                CHECK(barrier.aux == 0xffu);
+                ++at[t];
+            }
         }
         std::copy(next, next + 8, slot);
         std::copy(next_writer, next_writer + 8, writer);
