@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
 #include "app/imgui/desktop.h"
 #include "app/imgui/frame_content.h"
 #include "app/imgui/monkey.h"
+#include "app/imgui/partial_frame.h"
 #include "app/imgui/panels.h"
 #include "app/imgui/window.h"
 #include "app/lab/frame.h"
@@ -21,6 +24,7 @@
 #include "app/lab/sanitized_build.h"
 #include "app/lab/startup.h"
 #include "app/lab/state_invariants.h"
+#include "app/render/damage.h"
 #include "app/render/offscreen.h"
 #include "app/render/renderer.h"
 #include "core/error.h"
@@ -61,6 +65,28 @@ int main(int argc, char** argv) {
     std::string content, shown;  // what this frame would show and what the window shows (app/imgui/frame_content.h)
     uint64_t redraws = 0;        // frames drawn (the others changed nothing)
     bool idle = false;           // the last frame put nothing new on screen
+    // Drawing only what changed: the back buffer is never swapped but copied to the window rectangle by rectangle,
+    // so it keeps the frame on screen, and a changed frame redraws (clear, canvas, panels, each clipped) only the
+    // rectangles where its triangles or its scene differ from that frame's (app/render/damage.h). On llvmpipe the
+    // cost of a frame is the pixels it fills: a playing step changes the canvas, a line of the event panel and the
+    // transport, not the 1600x900 window.
+    const lab::PartialPresenter partial(window);
+    lab::ClippedDrawer clipped;
+    std::optional<render::DrawnFrame> shown_triangles;  // ImGui's triangles of the frame on screen
+    std::vector<render::DrawnInstance> shown_instances;   // the canvas's instances on screen (Renderer::plan)
+    bool shown_dark = s.dark;
+    float shown_font_scale = s.font_scale;
+    uint64_t partial_frames = 0;  // frames drawn in part (the rest whole)
+    double redrawn_share = 0;     // the window's share redrawn, summed over frames drawn
+    // RLAB_CHECK_PARTIAL=1: each frame drawn in part is read back, drawn whole and read again; pixels that differ
+    // are counted and reported (the e2e test asserts none).
+    const bool check_partial = std::getenv("RLAB_CHECK_PARTIAL") && std::string(std::getenv("RLAB_CHECK_PARTIAL")) == "1";
+    uint64_t checked_frames = 0, differing_pixels = 0;
+    auto last_present = Clock::now();
+    // RLAB_BENCH_STEPS=1 with --bench-frames: every frame shows the next step (the first after the last), so every
+    // timed frame draws a changed step; --play advances by the time gone by, which at a few ms a frame is mostly the
+    // same step.
+    const bool bench_steps = o.bench_frames > 0 && std::getenv("RLAB_BENCH_STEPS") && std::string(std::getenv("RLAB_BENCH_STEPS")) == "1";
     glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { window_exposed = true; });
 
     lab::FrameBench bench;
@@ -75,6 +101,8 @@ int main(int argc, char** argv) {
     const int bench_total = o.bench_frames > 0 ? o.bench_frames + 5 : 0;  // five warm-up frames are not counted
     int frame = 0, exit_code = 0;
     uint64_t builds_before_timed = 0, redraws_before_timed = 0;  // --bench-frames: scenes built, frames drawn in the warm-up
+    uint64_t partial_before_timed = 0;                           // and drawn in part, and the share of the window drawn
+    double share_before_timed = 0;
     auto last = Clock::now();
     lab::CloseGuard close_guard;  // the window was closed with unsaved kernel edits: ask
     while (!glfwWindowShouldClose(window)) {
@@ -86,8 +114,12 @@ int main(int argc, char** argv) {
         lab::restyle(s);
         // Idle (the last frame changed nothing): sleep until input or a 60 Hz tick, which polls workers and lets
         // ImGui's timers (tooltips, the text cursor) run; vsync no longer paces a loop that does not swap.
+        // Drawing in part does not swap, so vsync does not pace a playing window either: at most 60 frames a second.
+        const double since_present = std::chrono::duration<double>(t0 - last_present).count();
         if (idle)
             glfwWaitEventsTimeout(1.0 / 60.0);
+        else if (partial.active() && o.bench_frames == 0 && !monkey && since_present < 1.0 / 60.0)
+            glfwWaitEventsTimeout(1.0 / 60.0 - since_present);
         else
             glfwPollEvents();
         // Closing with unsaved kernel edits asks first (Save and quit, Discard and quit, Cancel): no work is lost.
@@ -107,7 +139,10 @@ int main(int argc, char** argv) {
         if (close_guard.asking() &&
             close_guard.answer(lab::unsaved_edits_dialog(s, close_guard.take_open()), s.kernel_editor, *s.kernel))
             glfwSetWindowShouldClose(window, GLFW_TRUE);
-        s.advance(dt);
+        if (bench_steps)
+            s.set_step(s.cursor.step >= s.last() ? 0 : s.cursor.step + 1);
+        else
+            s.advance(dt);
         ImGui::Render();
         const render::Scene& scene = lab::frame_scene(s, s.canvas.w, s.canvas.h);
         // What this frame shows: the canvas's scene (which build, where, on which background), ImGui's draw lists
@@ -120,14 +155,59 @@ int main(int argc, char** argv) {
         // resize or a screenshot draws it again). On llvmpipe drawing the 1600x900 window costs ~20 ms whatever the
         // trace; copying a kept copy of it into the back buffer would still cost ~5 ms, so none is kept.
         for (int v : {fbw, fbh}) content.append(reinterpret_cast<const char*>(&v), sizeof v);
-        const bool present = window_exposed || content != shown || (frame + 1 == o.frames && !o.screenshot.empty());
+        const bool exposed = window_exposed;
+        const bool screenshot_frame = frame + 1 == o.frames && !o.screenshot.empty();
+        const bool present = exposed || content != shown || screenshot_frame;
         window_exposed = false;
+        const render::DamageRect whole{0, 0, fbw, fbh};
+        auto draw_within = [&](const render::DamageRect* r) {
+            renderer.begin_frame(fbw, fbh, render::palette(s.dark).background, r);
+            renderer.draw(scene, int(s.canvas.x), int(s.canvas.y), fbw, fbh, r);
+            if (r)
+                clipped.draw(*ImGui::GetDrawData(), *r);
+            else
+                ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        };
+        if (present && !partial.active()) {
+            draw_within(nullptr);
+            redrawn_share += 1.0;
+        } else if (present) {
+            std::optional<render::DrawnFrame> triangles = lab::drawn_frame(*ImGui::GetDrawData());
+            std::vector<render::DrawnInstance> instances = renderer.plan(scene, int(s.canvas.x), int(s.canvas.y), fbh);
+            // Drawn whole: a new or exposed window, a new size, theme or font (the atlas changes under the same
+            // texture), a callback among ImGui's commands, and the frame a screenshot reads.
+            const bool whole_frame = exposed || screenshot_frame || !triangles || !shown_triangles || shown.empty() ||
+                                     s.dark != shown_dark || s.font_scale != shown_font_scale ||
+                                     shown.size() < 2 * sizeof(int) ||
+                                     shown.compare(shown.size() - 2 * sizeof(int), 2 * sizeof(int), content,
+                                                   content.size() - 2 * sizeof(int), 2 * sizeof(int)) != 0;
+            std::vector<render::DamageRect> rects{whole};
+            if (!whole_frame) {
+                rects = render::damage(*shown_triangles, *triangles, whole);
+                for (const render::DamageRect& r : render::scene_damage(shown_instances, instances)) rects.push_back(r);
+                rects = render::merge_rects(std::move(rects), whole, 6);
+            }
+            long long px = 0;
+            for (const render::DamageRect& r : rects) draw_within(&r), px += r.area();
+            partial.present(rects, fbh);
+            if (!whole_frame) ++partial_frames;
+            redrawn_share += double(px) / double(std::max(1LL, whole.area()));
+            if (check_partial && !whole_frame) {
+                const std::vector<uint8_t> drawn = renderer.read_pixels(0, 0, fbw, fbh, fbh);
+                draw_within(nullptr);
+                const std::vector<uint8_t> again = renderer.read_pixels(0, 0, fbw, fbh, fbh);
+                for (size_t i = 0; i + 3 < drawn.size(); i += 4)
+                    differing_pixels += (drawn[i] != again[i] || drawn[i + 1] != again[i + 1] || drawn[i + 2] != again[i + 2]);
+                ++checked_frames;
+            }
+            shown_triangles = std::move(triangles);
+            shown_instances = std::move(instances);
+            shown_dark = s.dark, shown_font_scale = s.font_scale;
+        }
         if (present) {
-            renderer.begin_frame(fbw, fbh, render::palette(s.dark).background);
-            renderer.draw(scene, int(s.canvas.x), int(s.canvas.y), fbw, fbh);
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             shown.swap(content);
             ++redraws;
+            last_present = t0;
         }
         ++frame;
 
@@ -139,7 +219,7 @@ int main(int argc, char** argv) {
         }
         if (frame == o.frames && !o.dump_scene.empty())
             if (std::string e = lab::write_scene(o.dump_scene, scene, &s.drawn); !e.empty()) exit_code = fail(e);
-        if (present) glfwSwapBuffers(window);
+        if (present && !partial.active()) glfwSwapBuffers(window);
         idle = !present && o.bench_frames == 0 && !monkey;  // interactive and unchanged: wait for input, not a redraw
         if (bench_total || frame == 1 || monkey) renderer.finish();  // timed frames include the drawing
         const auto t1 = Clock::now();
@@ -155,7 +235,9 @@ int main(int argc, char** argv) {
             invariants_ms += ms_between(c0, Clock::now());
         }
         if (bench_total && frame > 5) bench.ms.push_back(ms_between(t0, t1));
-        if (bench_total && frame == 5) builds_before_timed = s.scene_builds, redraws_before_timed = redraws;
+        if (bench_total && frame == 5)
+            builds_before_timed = s.scene_builds, redraws_before_timed = redraws, partial_before_timed = partial_frames,
+            share_before_timed = redrawn_share;
         const double cost_ms = lab::frame_cost_ms(ms_between(t0, t1), lab::process_cpu_ms() - cpu0);
         if (monkey && frame > 1 && cost_ms > slowest_ms)
             slowest_ms = cost_ms, slowest_frame = frame, slowest_events = monkey->this_frame() + "on " + describe(s.schedule) +
@@ -174,6 +256,15 @@ int main(int argc, char** argv) {
         bench.scene_build_ms = s.scene_build_ms, bench.scene_builds = (long long)(s.scene_builds - builds_before_timed);
         bench.redraws = (long long)(redraws - redraws_before_timed);
         lab::print_frame_bench(stdout, "reduction-lab", bench);
+        if (bench_steps) std::printf("  every frame showed the next step (RLAB_BENCH_STEPS=1)\n");
+        const long long drawn = std::max(1LL, bench.redraws);
+        if (partial.active())
+            std::printf("  drawn in part: %llu of the %lld timed frames drawn, %.1f %% of the window's pixels redrawn a frame drawn "
+                        "(GLX_MESA_copy_sub_buffer)\n",
+                        (unsigned long long)(partial_frames - partial_before_timed), bench.redraws,
+                        100.0 * (redrawn_share - share_before_timed) / double(drawn));
+        else
+            std::printf("  every frame drawn whole (%s)\n", partial.why_not().c_str());
     }
     if (monkey) {
         std::cout << "reduction-lab: monkey: " << monkey->fed() << " events (" << monkey->counts() << ") over " << frame
@@ -190,6 +281,9 @@ int main(int argc, char** argv) {
         else
             exit_code = fail("monkey: an invariant broke after " + broken);
     }
+    if (check_partial)
+        std::cerr << "reduction-lab: frames drawn in part checked against a whole redraw: " << checked_frames << ", pixels differing: "
+                  << differing_pixels << "\n";
     desktop.on_exit(window, s);
     renderer.shutdown();
     lab::close_window(window);

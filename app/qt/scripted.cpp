@@ -3,8 +3,11 @@
 
 #include <QApplication>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <string>
 #include "app/lab/frame_bench.h"
 #include "app/lab/startup.h"
 #include "app/qt/exporter.h"
@@ -33,14 +36,18 @@ void script_frames(MainWindow& w, const lab::Options& o, int& exit_code) {
 }
 
 void bench_frames(MainWindow& w, Classroom& c, int n) {
-    QTimer::singleShot(200, &w, [&w, &c, n] {
+    const bool steps = std::getenv("RLAB_BENCH_STEPS") && std::string(std::getenv("RLAB_BENCH_STEPS")) == "1";
+    QTimer::singleShot(200, &w, [&w, &c, n, steps] {
         using Clock = std::chrono::steady_clock;
         lab::FrameBench b;
         uint64_t builds_before_timed = 0, redraws_before_timed = 0;
         for (int f = 0; f < n + 5; ++f) {
             if (f == 5) builds_before_timed = c.lab.scene_builds, redraws_before_timed = w.canvas()->redraws();  // after the warm-up
             const auto t0 = Clock::now();
-            if (c.lab.playing) w.tick();  // --play: a frame of playback, the step advanced by the time gone by
+            if (steps)  // RLAB_BENCH_STEPS=1: every frame the next step (the first after the last)
+                c.page >= c.last_page() ? w.go_home() : w.step_forward();
+            else if (c.lab.playing)
+                w.tick();  // --play: a frame of playback, the step advanced by the time gone by
             // What a frame costs: the canvas repainted (its scene built and drawn when it changed, its image copied
             // into the window).
             w.canvas()->repaint();
@@ -54,6 +61,7 @@ void bench_frames(MainWindow& w, Classroom& c, int n) {
         b.scene_build_ms = c.lab.scene_build_ms, b.scene_builds = (long long)(c.lab.scene_builds - builds_before_timed);
         b.redraws = (long long)(w.canvas()->redraws() - redraws_before_timed);
         lab::print_frame_bench(stdout, "reduction-lab-qt", b);
+        if (steps) std::printf("  every frame showed the next step (RLAB_BENCH_STEPS=1)\n");
         w.close();
         QCoreApplication::exit(0);
     });

@@ -3,8 +3,10 @@
 
 #include "app/render/renderer.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include "app/render/glyph_atlas.h"
 #include "core/data_paths.h"
 
@@ -104,6 +106,42 @@ struct Renderer::Impl {
     std::vector<GlyphInstance> glyphs;
     uint64_t drawn = 0;
     bool ready = false;
+    // plan(): the instances are written down (with the canvas's corner and the scissor) instead of drawn.
+    std::vector<DrawnInstance>* plan = nullptr;
+    int plan_x = 0, plan_y = 0;
+    uint8_t plan_pass = 0;  // counts the flushes: each is one pass, drawn after the ones before
+    // draw(..., only): instances that cannot reach `only` are left out (a software rasteriser transforms and bins
+    // every instance it is given, wherever the scissor is); canvas pixels, as the instances are.
+    const DamageRect* cull = nullptr;
+    int cull_x = 0, cull_y = 0;
+
+    template <class Instance>
+    void cull_outside(std::vector<Instance>& v, InstanceKind kind) {
+        if (!cull || plan) return;
+        std::erase_if(v, [&](const Instance& in) {
+            DrawnInstance d;
+            d.kind = kind, d.x = cull_x, d.y = cull_y, d.clip = *cull;
+            std::memcpy(d.data, &in, sizeof in);
+            return covered(d).empty();  // the same reach the damage was found with
+        });
+    }
+    DamageRect plan_clip;
+
+    template <class Instance>
+    bool planned(std::vector<Instance>& v, InstanceKind kind) {
+        if (!plan) return false;
+        static_assert(sizeof(Instance) <= sizeof(DrawnInstance::data));
+        for (const Instance& in : v) {
+            DrawnInstance d;
+            d.kind = kind, d.pass = plan_pass, d.x = plan_x, d.y = plan_y, d.clip = plan_clip;
+            std::memcpy(d.data, &in, sizeof in);
+            plan->push_back(d);
+        }
+        drawn += v.size();
+        v.clear();
+        ++plan_pass;
+        return true;
+    }
 
     void add_boxes(const std::vector<SceneBox>& src, int layer) {
         for (const SceneBox& b : src) {
@@ -146,6 +184,8 @@ struct Renderer::Impl {
     }
 
     void flush(float vw, float vh) {
+        if (planned(boxes, InstanceKind::Box)) return;
+        cull_outside(boxes, InstanceKind::Box);
         if (!boxes.empty()) {
             glUseProgram(box_prog);
             glUniform2f(glGetUniformLocation(box_prog, "u_viewport"), vw, vh);
@@ -158,6 +198,8 @@ struct Renderer::Impl {
         }
     }
     void flush_arrows(float vw, float vh) {
+        if (planned(arrows, InstanceKind::Arrow) || arrows.empty()) return;
+        cull_outside(arrows, InstanceKind::Arrow);
         if (arrows.empty()) return;
         glUseProgram(arrow_prog);
         glUniform2f(glGetUniformLocation(arrow_prog, "u_viewport"), vw, vh);
@@ -169,6 +211,8 @@ struct Renderer::Impl {
         arrows.clear();
     }
     void flush_glyphs(float vw, float vh) {
+        if (planned(glyphs, InstanceKind::Glyph) || glyphs.empty()) return;
+        cull_outside(glyphs, InstanceKind::Glyph);
         if (glyphs.empty()) return;
         glUseProgram(text_prog);
         glUniform2f(glGetUniformLocation(text_prog, "u_viewport"), vw, vh);
@@ -244,30 +288,70 @@ void Renderer::shutdown() {
     m.ready = false;
 }
 
-void Renderer::begin_frame(int fb_width, int fb_height, Color clear) {
+void Renderer::begin_frame(int fb_width, int fb_height, Color clear, const DamageRect* only) {
     glDisable(GL_SCISSOR_TEST);
     glViewport(0, 0, fb_width, fb_height);
+    if (only) {
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(only->x0, fb_height - only->y1, std::max(0, only->x1 - only->x0), std::max(0, only->y1 - only->y0));
+    }
     glClearColor(clear.r, clear.g, clear.b, clear.a);
     glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
 }
 
-void Renderer::draw(const Scene& s, int x, int y_top, int fb_width, int fb_height) {
+namespace {
+// glScissor limited to `only` (window pixels, top-down, ends exclusive) where one is given; while planning, the
+// scissor (not limited) is written down instead.
+void scissor_within(int x, int y_gl, int w, int h, int fb_height, const DamageRect* only, DamageRect* plan_clip) {
+    if (plan_clip) {
+        *plan_clip = {x, fb_height - (y_gl + h), x + w, fb_height - y_gl};
+        return;
+    }
+    if (only) {
+        const int ox0 = only->x0, oy0 = fb_height - only->y1, ox1 = only->x1, oy1 = fb_height - only->y0;
+        const int x0 = std::max(x, ox0), y0 = std::max(y_gl, oy0), x1 = std::min(x + w, ox1), y1 = std::min(y_gl + h, oy1);
+        x = x0, y_gl = y0, w = std::max(0, x1 - x0), h = std::max(0, y1 - y0);
+    }
+    glScissor(x, y_gl, w, h);
+}
+}  // namespace
+
+std::vector<DrawnInstance> Renderer::plan(const Scene& s, int x, int y_top, int fb_height) {
+    Impl& m = *impl_;
+    std::vector<DrawnInstance> out;
+    if (!m.ready) return out;
+    m.plan = &out, m.plan_x = x, m.plan_y = y_top, m.plan_pass = 1;  // pass 0: the clear
+    draw(s, x, y_top, 0, fb_height);
+    m.plan = nullptr;
+    return out;
+}
+
+void Renderer::draw(const Scene& s, int x, int y_top, int fb_width, int fb_height, const DamageRect* only) {
     Impl& m = *impl_;
     m.drawn = 0;
     if (!m.ready) return;
     (void)fb_width;
     const int w = int(s.width), h = int(s.height);
     const int y_gl = fb_height - (y_top + h);
-    // Other front ends (ImGui, Qt) leave their own state behind: set everything this pass relies on.
-    glViewport(x, y_gl, w, h);
-    glDisable(GL_DEPTH_TEST);
-    glDisable(GL_CULL_FACE);
-    glEnable(GL_BLEND);
-    glBlendEquation(GL_FUNC_ADD);
-    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(x, y_gl, w, h);
-    {
+    DamageRect* plan_clip = m.plan ? &m.plan_clip : nullptr;
+    m.cull = only, m.cull_x = x, m.cull_y = y_top;
+    if (m.plan) {
+        scissor_within(x, y_gl, w, h, fb_height, only, plan_clip);
+        DrawnInstance clear;
+        clear.kind = InstanceKind::Clear, clear.x = x, clear.y = y_top, clear.clip = m.plan_clip;
+        put(clear.data, s.background);
+        m.plan->push_back(clear);
+    } else {
+        // Other front ends (ImGui, Qt) leave their own state behind: set everything this pass relies on.
+        glViewport(x, y_gl, w, h);
+        glDisable(GL_DEPTH_TEST);
+        glDisable(GL_CULL_FACE);
+        glEnable(GL_BLEND);
+        glBlendEquation(GL_FUNC_ADD);
+        glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        glEnable(GL_SCISSOR_TEST);
+        scissor_within(x, y_gl, w, h, fb_height, only, nullptr);
         // The scene's own background, so it also works inside a larger window.
         Color bg = s.background;
         glClearColor(bg.r, bg.g, bg.b, bg.a);
@@ -275,7 +359,8 @@ void Renderer::draw(const Scene& s, int x, int y_top, int fb_width, int fb_heigh
     }
     const float vw = s.width, vh = s.height;
     // Lanes area: clipped so nothing slides under the row labels or the header.
-    glScissor(x + int(s.clip_x), y_gl, std::max(0, w - int(s.clip_x)), std::max(0, h - int(s.clip_y)));
+    scissor_within(x + int(s.clip_x), y_gl, std::max(0, w - int(s.clip_x)), std::max(0, h - int(s.clip_y)), fb_height, only,
+                   plan_clip);
     m.add_boxes(s.boxes, 0);
     m.flush(vw, vh);
     for (const SceneArrow& a : s.arrows) {
@@ -291,12 +376,14 @@ void Renderer::draw(const Scene& s, int x, int y_top, int fb_width, int fb_heigh
     m.add_texts(s.texts);
     m.flush_glyphs(vw, vh);
     uint64_t drawn = m.drawn;
-    glScissor(x, y_gl, w, h);
+    scissor_within(x, y_gl, w, h, fb_height, only, plan_clip);
     m.add_boxes(s.overlay_boxes, -1);
     m.flush(vw, vh);
     m.add_texts(s.overlay_texts);
     m.flush_glyphs(vw, vh);
     m.drawn += drawn;
+    m.cull = nullptr;
+    if (m.plan) return;
     glDisable(GL_SCISSOR_TEST);
     glBindVertexArray(0);
     glUseProgram(0);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "app/render/damage.h"
 #include "app/render/scene.h"
 
 namespace rl::render {
@@ -23,10 +24,16 @@ public:
     void shutdown();  // releases GL objects; the context must still be current
     bool ready() const;
 
-    // Sets the viewport to the whole framebuffer and clears it.
-    void begin_frame(int fb_width, int fb_height, Color clear);
+    // Sets the viewport to the whole framebuffer and clears it (only the rectangle `only`, when one is given).
+    void begin_frame(int fb_width, int fb_height, Color clear, const DamageRect* only = nullptr);
     // Draws the scene into the rectangle (x, y_top, scene.width, scene.height) of a framebuffer of the given size.
-    void draw(const Scene& scene, int x, int y_top, int fb_width, int fb_height);
+    // `only`, when given, limits every pixel written (the scene's clear included) to that rectangle of window pixels:
+    // a frame that redraws only what changed (app/render/damage.h).
+    void draw(const Scene& scene, int x, int y_top, int fb_width, int fb_height, const DamageRect* only = nullptr);
+    // What draw() would draw, written down instead of drawn (no GL call): the scene's clear, then every box, arrow
+    // and glyph instance in drawing order with its scissor. Two frames' plans compared (render::changed_span) say
+    // where the canvas changed.
+    std::vector<DrawnInstance> plan(const Scene& scene, int x, int y_top, int fb_height);
     // RGBA pixels of a rectangle of the bound framebuffer, top row first.
     std::vector<uint8_t> read_pixels(int x, int y_top, int w, int h, int fb_height) const;
     void finish() const;  // waits for the GPU (for honest frame timings)

@@ -261,6 +261,33 @@ TEST_CASE("e2e: reduction-lab --bench-frames builds no scene in its unchanged ti
     CHECK(playing.find("frames drawn during the timed frames: 20 ") != std::string::npos);
 }
 
+// A changed frame redraws only the rectangles where its triangles or its scene differ from the frame on screen
+// (app/imgui/partial_frame.h). RLAB_CHECK_PARTIAL=1 reads each such frame back, draws it whole and compares: no pixel
+// may differ. RLAB_BENCH_STEPS=1 shows the next step every frame, so every timed frame changes the canvas, the
+// transport, the event panel and the source lines. Under Xvfb, Mesa has GLX_MESA_copy_sub_buffer.
+TEST_CASE("e2e: reduction-lab draws a changed step in part, and each such frame equals the whole frame") {
+    const std::string out = std::string(RLAB_TEST_TMP) + "/bench-steps.txt";
+    std::remove(out.c_str());
+    std::string err;
+    REQUIRE(run_err("RLAB_BENCH_STEPS=1 RLAB_CHECK_PARTIAL=1 " + std::string(RLAB_LAB_EXE) +
+                        " --backend cpu --n 65536 --block 256 --items 4 --size 1280x720 --bench-frames 20 >" + out,
+                    err) == 0);
+    const std::string report = slurp(out);
+    CHECK(report.find("every frame showed the next step (RLAB_BENCH_STEPS=1)") != std::string::npos);
+    CHECK(report.find("scenes built during the timed frames: 20\n") != std::string::npos);
+    CHECK(report.find("drawn in part: 20 of the 20 timed frames drawn") != std::string::npos);
+    const std::string checked = "frames drawn in part checked against a whole redraw: ";
+    const size_t at = err.find(checked);
+    REQUIRE(at != std::string::npos);
+    const int frames = std::atoi(err.c_str() + at + checked.size());
+    CHECK(frames >= 20);
+    CHECK(err.find(checked + std::to_string(frames) + ", pixels differing: 0\n") != std::string::npos);
+    // Drawn whole on request, every frame is.
+    REQUIRE(run("RLAB_FULL_REDRAW=1 RLAB_BENCH_STEPS=1 " + std::string(RLAB_LAB_EXE) +
+                " --backend cpu --n 65536 --block 256 --items 4 --size 1280x720 --bench-frames 20 >" + out) == 0);
+    CHECK(slurp(out).find("every frame drawn whole (RLAB_FULL_REDRAW=1)") != std::string::npos);
+}
+
 TEST_CASE("e2e: rlab render writes the canvas as a PNG without a window") {
     const std::string png = std::string(RLAB_TEST_TMP) + "/render-eight.png";
     std::remove(png.c_str());
