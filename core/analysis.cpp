@@ -144,6 +144,10 @@ Analysis analyze(const Trace& t) {
                 ++a.work_by_scope[size_t(scope_of(t, e))];
             }
         }
+        // A run summarised by level of detail: its summarised blocks' combines are work too (their cone is not in the
+        // trace; their partials reach the result through their kept stores). The scopes' rows count the kept events.
+        for (const SummarisedBlocks& sb : t.detail.summarised) a.work += sb.kinds[size_t(EventKind::Combine)];
+        if (t.detail.active()) a.events = t.detail.events_total;
     }
 
     // Span: the longest chain of combines through the dependencies. Index order is topological when every operand

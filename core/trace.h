@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 #include "core/event_flags.h"
+#include "core/level_of_detail.h"
 #include "core/schedule.h"
 
 namespace rl {
@@ -142,6 +143,9 @@ struct Trace {
     // A plain CUDA run: every launch in order; empty for the lab's schedules and dialect kernels (their second
     // launch stays block == grid).
     std::vector<LaunchScope> launches;
+    // A plain run summarised by level of detail (core/level_of_detail.h): the blocks shown as counts; inactive when
+    // every event of the run is in `events`.
+    LevelOfDetail detail;
     // A plain CUDA run: the elements of each global buffer (index = the buffer's number in events, 0 = in, 1 = out,
     // 2 = tmp, ...; at most kMaxTraceBuffers), as the runner allocated them; empty when not known (older traces).
     std::vector<uint64_t> buffer_elements;

@@ -225,10 +225,26 @@ Trace read_binary(std::istream& in, uint64_t size) {
         bad_file("the result names event " + std::to_string(t.result_event) + " of " + std::to_string(t.events.size()));
     read_binary_findings(r, t, "hazards");
     read_binary_findings(r, t, "notes");
+    if (version >= 4) {  // level of detail (core/level_of_detail.h): checked once the trace is
+        t.detail.detail_blocks = r.get<uint32_t>("the level of detail");
+        t.detail.events_total = r.get<uint64_t>("the level of detail");
+        t.detail.summarised.resize(size_t(r.count("summarised ranges", uint64_t(1) << 26, 4 + 4 + 2 + 2 + 8 + 8 * 16 + 8 + 8)));
+        for (SummarisedBlocks& sb : t.detail.summarised) {
+            sb.first_block = r.get<uint32_t>("the summarised ranges");
+            sb.blocks = r.get<uint32_t>("the summarised ranges");
+            sb.first_step = r.get<uint16_t>("the summarised ranges");
+            sb.last_step = r.get<uint16_t>("the summarised ranges");
+            sb.events = r.get<uint64_t>("the summarised ranges");
+            for (uint64_t& k : sb.kinds) k = r.get<uint64_t>("the summarised ranges");
+            sb.kept = r.get<uint64_t>("the summarised ranges");
+            r.array(sb.lines, r.count("summarised lines", 65536, sizeof(uint16_t)), "the summarised lines");
+        }
+    }
     r.bytes(magic, 8, "the end mark");
     if (std::memcmp(magic, kBinaryEndMagic, 8) != 0) bad_file("the end mark is missing (a damaged file)");
     if (r.left() != 0) bad_file(std::to_string(r.left()) + " bytes follow the end mark");
     check_trace_geometry(t, "trace file");
+    if (std::string why = level_of_detail_problem(t); !why.empty()) bad_file(why);
     return t;
 }
 
@@ -293,6 +309,19 @@ void write_trace_binary(std::ostream& out, const Trace& t) {
     }
     w.findings(t.hazards);
     w.findings(t.notes);
+    w.put(t.detail.detail_blocks);
+    w.put(t.detail.events_total);
+    w.put(uint64_t(t.detail.summarised.size()));
+    for (const SummarisedBlocks& sb : t.detail.summarised) {
+        w.put(sb.first_block);
+        w.put(sb.blocks);
+        w.put(sb.first_step);
+        w.put(sb.last_step);
+        w.put(sb.events);
+        for (uint64_t k : sb.kinds) w.put(k);
+        w.put(sb.kept);
+        w.array(sb.lines);
+    }
     w.bytes(kBinaryEndMagic, 8);
 }
 

@@ -15,6 +15,9 @@
 //   u64 count + f64 inputs; u64 count + events (32 bytes each); u64 count (0 or events) + u16 lines;
 //   u64 count (0 or events) + times (u64 globaltimer_ns, u64 clock, u32 sm);
 //   hazards, then notes: u64 count, each u8 kind, u32 event, block, warp, lanes, string what
+//   (version 4) the level of detail (core/level_of_detail.h): u32 detail_blocks, u64 events_total, u64 count + ranges,
+//   each u32 first_block, blocks, u16 first_step, last_step, u64 events, 16 u64 counts per kind, u64 kept, u64 count +
+//   u16 lines
 //   magic "RLTEND\0\0", and nothing after it.
 #pragma once
 #include <iosfwd>
@@ -23,7 +26,7 @@
 
 namespace rl {
 
-constexpr uint32_t kTraceBinaryVersion = 3;  // 2: launches; 3: buffer sizes, wide atomic elements (1, 2 still read)
+constexpr uint32_t kTraceBinaryVersion = 4;  // 2: launches; 3: buffer sizes, wide atomic elements; 4: level of detail
 
 // Writes the trace (renumbered first, core/event_order.h, if an operand points to a later event).
 void write_trace_binary(std::ostream& out, const Trace& t);

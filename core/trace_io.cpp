@@ -230,6 +230,18 @@ void write_trace_json(std::ostream& out, const Trace& t) {
         head["launches"] = list;
     }
     if (!t.buffer_elements.empty()) head["buffer_elements"] = t.buffer_elements;
+    if (t.detail.active()) {  // a run summarised by level of detail (core/level_of_detail.h)
+        json ranges = json::array();
+        for (const SummarisedBlocks& s : t.detail.summarised) {
+            json kinds = json::object();
+            for (int k = 0; k < kEventKindCount; ++k)
+                if (s.kinds[k]) kinds[std::string(to_string(EventKind(k)))] = s.kinds[k];
+            ranges.push_back({{"first_block", s.first_block}, {"blocks", s.blocks}, {"first_step", s.first_step},
+                              {"last_step", s.last_step}, {"events", s.events}, {"kept", s.kept}, {"kinds", kinds}, {"lines", s.lines}});
+        }
+        head["level_of_detail"] = {{"detail_blocks", t.detail.detail_blocks}, {"events_total", t.detail.events_total},
+                                   {"summarised", ranges}, {"line", level_of_detail_line(t)}};
+    }
     json result;
     result["event"] = dep_json(t.result_event);
     result["value"] = (t.result_flags & kUndefined) ? json(nullptr) : json(numeric_value(t.schedule.op, t.schedule.type, t.result_value));
@@ -574,7 +586,39 @@ Trace read_trace_json_document(std::istream& in) {
     };
     read_findings(need(head, "hazards", "the document"), "hazards", "hazard");
     if (head.contains("notes")) read_findings(head["notes"], "notes", "note");
+    if (head.contains("level_of_detail")) {  // optional: a trace that keeps every event has none
+        const dom& d = head["level_of_detail"];
+        const std::string where = "\"level_of_detail\"";
+        if (!d.is_object() || !d.contains("summarised") || !d["summarised"].is_array())
+            fail(where + " must be an object with detail_blocks, events_total and a list summarised");
+        t.detail.detail_blocks = need_uint<uint32_t>(d, "detail_blocks", where, 0xffffffffu);
+        t.detail.events_total = need_uint<uint64_t>(d, "events_total", where, ~0ull);
+        for (const dom& r : d["summarised"]) {
+            const std::string at = where + " range " + std::to_string(t.detail.summarised.size() + 1);
+            if (!r.is_object() || !r.contains("kinds") || !r["kinds"].is_object() || !r.contains("lines") || !r["lines"].is_array())
+                fail(at + " must be an object with first_block, blocks, first_step, last_step, events, kept, kinds and lines");
+            SummarisedBlocks s;
+            s.first_block = need_uint<uint32_t>(r, "first_block", at, 0xffffffffu);
+            s.blocks = need_uint<uint32_t>(r, "blocks", at, 0xffffffffu);
+            s.first_step = need_uint<uint16_t>(r, "first_step", at, 0xfffe);
+            s.last_step = need_uint<uint16_t>(r, "last_step", at, 0xfffe);
+            s.events = need_uint<uint64_t>(r, "events", at, ~0ull);
+            s.kept = need_uint<uint64_t>(r, "kept", at, ~0ull);
+            for (const auto& [name, count] : r["kinds"].items()) {
+                EventKind k;
+                if (!parse_event_kind(name, k)) fail(at + ": \"" + one_line(name) + "\" is not an event kind");
+                if (!count.is_number_unsigned()) fail(at + ": the count of " + name + " must be a whole number");
+                s.kinds[int(k)] = count.get<uint64_t>();
+            }
+            for (const dom& l : r["lines"]) {
+                if (!l.is_number_unsigned() || l.get<uint64_t>() > 0xffff) fail(at + ": lines are numbers 0..65535");
+                s.lines.push_back(uint16_t(l.get<uint64_t>()));
+            }
+            t.detail.summarised.push_back(std::move(s));
+        }
+    }
     check_trace_geometry(t, "trace JSON");  // operands were checked to point earlier as each event was read: no cycles
+    if (std::string why = level_of_detail_problem(t); !why.empty()) fail(why);
     return t;
 }
 

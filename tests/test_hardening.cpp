@@ -338,12 +338,12 @@ TEST_CASE("binary trace: every truncation and hostile count is refused in one li
     CHECK(binary_error(good + "x").find("1 bytes follow the end mark") != std::string::npos);
     CHECK(binary_error("RLTRACEJ" + good.substr(8)).find("not a binary trace") != std::string::npos);
 
-    // The events' count sits right before them; with no findings, lines or times, after them come four empty counts
-    // and the end mark.
+    // The events' count sits right before them; with no findings, lines or times, after them come four empty counts,
+    // the empty level of detail (version 4: u32 window 0, u64 events 0, u64 ranges 0) and the end mark.
     t.hazards.clear();
     t.notes.clear();
     const std::string plain = binary_of(t);
-    const size_t count_at = plain.size() - 8 - 4 * 8 - t.events.size() * sizeof(Event) - 8;
+    const size_t count_at = plain.size() - 8 - (4 + 8 + 8) - 4 * 8 - t.events.size() * sizeof(Event) - 8;
     auto with_u64 = [&](size_t at, uint64_t v) {
         std::string b = plain;
         std::memcpy(b.data() + at, &v, 8);
