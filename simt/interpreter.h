@@ -79,6 +79,9 @@ struct LaunchRequest {
     // Threads of the run's launches still to come (a plan knows them; 0: unknown): the first block's records per
     // thread reserve room for theirs too, so that a later launch does not reallocate the whole array.
     uint64_t later_threads = 0;
+    // Runs only blocks [block_begin, block_end) of the grid (block_end 0: to the grid's end): a run summarised by level
+    // of detail (student/detail_run.h) runs a launch in parts and assembles each part while the rest is not recorded.
+    uint32_t block_begin = 0, block_end = 0;
 };
 
 // StudentRecord::pad0 of a buffer access (core reads it: docs/trace-format.md): bit 0 is the assembly's, bits 1..3

@@ -311,27 +311,30 @@ void Launch::run() {
     // for twice the events left until block 0 tells the ratio.
     const uint64_t events_left = limits::kTraceEvents - std::min<uint64_t>(in_.record_base - in_.merged_before, limits::kTraceEvents);
     uint64_t room = 2 * events_left;
+    const uint32_t begin = std::min(in_.block_begin, in_.grid);
+    const uint32_t end = in_.block_end == 0 ? in_.grid : std::min(in_.block_end, in_.grid);
+    const uint32_t blocks = end > begin ? end - begin : 0;
     try {
-        out_.records.reserve(first_ + size_t(std::min<uint64_t>(room, uint64_t(in_.grid) * in_.block * 16 + 4096)));
+        out_.records.reserve(first_ + size_t(std::min<uint64_t>(room, uint64_t(blocks) * in_.block * 16 + 4096)));
     } catch (const std::bad_alloc&) {
         // no such room (overcommit off, a small machine): the array grows as it fills
     }
     try {
         prepare_regions();
         prepare_registers();
-        for (uint32_t b = 0; b < in_.grid; ++b) {
+        for (uint32_t b = begin; b < end; ++b) {
             run_block(b);
             // Block 0 tells what a block records (Harris's kernel 4 at 512 threads: 18 a thread): room for every
             // block as much and a block more, so that a large launch is never copied as it grows (at 2^20 elements
             // a copy of 670 MB took a third of the launch). Room for the later launches' threads at twice this block's
             // records per thread (a reservation not written costs no memory; one too small, a copy of everything).
-            if (b != 0 || (in_.grid == 1 && in_.later_threads == 0)) continue;
+            if (b != begin || (blocks == 1 && in_.later_threads == 0)) continue;
             const uint64_t block0 = out_.records.size() - first_;
             // The most records the limit lets the run make, at block 0's records per event (and two blocks' slack): a
             // run stopped at the limit must not have doubled its array on the way (at 2^24 elements that was 5.6 GB).
             if (const uint64_t events0 = block0 - out_.merged; events0 > 0) room = events_left * block0 / events0 + 2 * block0 + 4096;
             const uint64_t later = (block0 * in_.later_threads * 2 + in_.block - 1) / in_.block;
-            const uint64_t want = std::min<uint64_t>(room, block0 * (uint64_t(in_.grid) + 1) + later + 4096);
+            const uint64_t want = std::min<uint64_t>(room, block0 * (uint64_t(blocks) + 1) + later + 4096);
             try {
                 if (first_ + want > out_.records.capacity()) out_.records.reserve(first_ + size_t(want));
             } catch (const std::bad_alloc&) {

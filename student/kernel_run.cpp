@@ -148,6 +148,7 @@ KernelOutcome run_kernel(const KernelRequest& request) {
     // runner's one-line messages.
     const std::string program_output = (dir / "program.out").string();
     argv.insert(argv.end(), {"--program-output", program_output});
+    if (request.detail_blocks) argv.insert(argv.end(), {"--detail-blocks", std::to_string(request.detail_blocks)});
     if (s.grid) argv.insert(argv.end(), {"--grid", std::to_string(s.grid)});
     if (!request.kernel.empty()) argv.insert(argv.end(), {"--kernel", request.kernel});
     if (!request.launch.empty()) argv.insert(argv.end(), {"--launch", request.launch});

@@ -26,6 +26,9 @@ struct KernelRequest {
     bool op_given = false;         // false: the operator is the one the kernel combines with
     Backend backend = Backend::Cpu;  // resolved by the caller (auto -> app/backend)
     double time_limit_s = 10.0;    // the runner is killed after this long (an endless loop, a hung GPU)
+    // A plain CUDA plan's level of detail (student/detail_run.h): the blocks of each launch kept in full; 0: the runner
+    // decides (every event, unless the plan is too large for the trace limit: then 64).
+    uint32_t detail_blocks = 0;
 };
 
 // One compiler message, in the student's file where the compiler says so.

@@ -26,6 +26,12 @@ void add_kernel_name_option(CLI::App& cmd, lab::KernelSettings& k) {
                    "as many elements as the largest grid), n, or integers; without it the kernel runs once as "
                    "K<<<grid, block, block * sizeof(T)>>>(in, out, n)")
         ->type_name("PLAN");
+    cmd.add_option("--detail-blocks", k.detail_blocks,
+                   "a plain CUDA plan summarised by level of detail: every block runs and is checked, the trace keeps the "
+                   "first N blocks and the last of each launch (and every block with a hazard) in full and the others as "
+                   "counts (default: every event, or 64 when the plan is too large for the trace limit)")
+        ->type_name("N")
+        ->check(CLI::Range(1u, 1u << 24));
 }
 
 std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc, ProgramRun* program) {

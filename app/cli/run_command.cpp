@@ -56,12 +56,15 @@ int run_run(const KernelRunArgs& a) {
             write_chrome_trace(out, t);
         } else {
             print_kernel_header(out, t, a.kernel.kernel);
+            // A run summarised by level of detail says what it shows in full and what as counts (core/level_of_detail.h).
+            if (t.detail.active()) out << level_of_detail_line(t) << "\n";
             print_board(out, t);
             print_result(out, t, an);
             print_depth_table(out, t, an);
             print_hazards(out, t);
         }
     };
+    if (t.detail.active() && a.format != "board") std::cerr << "rlab: " << level_of_detail_line(t) << "\n";
     if (a.output.empty()) {
         write(std::cout);
         flush_stdout_checked();

@@ -137,6 +137,8 @@ void kernel_panel(LabState& s, const Rect& r) {
         const Analysis& a = s.analysis;
         ImGui::Text("%zu events, %zu hazard(s), %zu note(s)", s.trace.events.size(), s.trace.hazards.size(),
                     s.trace.notes.size());
+        // A run summarised by level of detail says what it shows in full and what as counts (core/level_of_detail.h).
+        if (s.trace.detail.active()) ImGui::TextWrapped("%s", level_of_detail_line(s.trace).c_str());
         if (s.analysis_ready)
             ImGui::TextWrapped("result %s, reference %s: %s", format_value(s.trace.schedule.op, s.trace.schedule.type, s.trace.result_value).c_str(),
                                format_value(s.trace.schedule.op, s.trace.schedule.type, s.trace.reference_value).c_str(),

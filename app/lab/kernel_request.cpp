@@ -69,6 +69,7 @@ student::KernelRequest kernel_request(const KernelSettings& k, std::string* note
     r.schedule = k.sizes.build();
     r.op_given = k.sizes.op_given();
     r.time_limit_s = k.time_limit_s;
+    r.detail_blocks = k.detail_blocks;
     set_backend(r, choice, note);
     return r;
 }

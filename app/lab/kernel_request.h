@@ -18,6 +18,7 @@ struct KernelSettings {
     double time_limit_s = 10.0;     // --time-limit S
     std::string launch;             // --launch PLAN: a plain CUDA file's launches in CUDA's syntax (empty: the one launch
                                     // K<<<grid, block, block * sizeof(T)>>>(in, out, n) of the launch contract)
+    uint32_t detail_blocks = 0;     // --detail-blocks N: a plain run summarised by level of detail (0: the runner decides)
 };
 
 // Checks the settings (one-line rl::Error naming the flag and what is allowed) and resolves --backend auto: the GPU

@@ -178,6 +178,8 @@ void KernelPanel::refresh() {
                           QString::fromStdString(format_value(s.op, s.type, t.reference_value)),
                           QString::fromStdString(std::string(to_string(c_.lab.analysis.verdict))))
                      .arg(t.hazards.size());
+        // A run summarised by level of detail says what it shows in full and what as counts (core/level_of_detail.h).
+        if (t.detail.active()) result += "<br>" + QString::fromStdString(level_of_detail_line(t)).toHtmlEscaped();
         const size_t shown = std::min<size_t>(t.hazards.size(), 6);  // the rest: rlab run, or H in the canvas
         for (size_t i = 0; i < shown; ++i) {
             const Hazard& h = t.hazards[i];
