@@ -240,7 +240,10 @@ int run_plain_file(const Args& a, const std::string& source, const std::vector<r
     arm_time_limit(a.time_limit_s);
     // A plan too large for every event (or one given --detail-blocks) is summarised by level of detail: its launches
     // and their assembly go part by part, so the time limit covers both.
-    const uint32_t detail = a.detail_blocks ? a.detail_blocks : rl::student::default_detail_blocks(launches);
+    // (--op argmax and witness are not summarised: they keep every event, within the trace limit.)
+    const rl::Op op = a.schedule.op;
+    const bool summarisable = !a.op_given || op == rl::Op::Sum || op == rl::Op::Max || op == rl::Op::Min || op == rl::Op::Prod;
+    const uint32_t detail = a.detail_blocks ? a.detail_blocks : summarisable ? rl::student::default_detail_blocks(launches) : 0;
     try {
         if (detail) {
             rl::student::DetailOptions options;
@@ -255,7 +258,7 @@ int run_plain_file(const Args& a, const std::string& source, const std::vector<r
     }
     // A plan that passed the trace limit with every event runs again summarised (the limit bounds what a trace keeps,
     // not what a run may do): its result and verdict are exact all the same.
-    if (!run.ok && !detail && !run.assembly_failed && run.error.find("(the trace limit") != std::string::npos) {
+    if (!run.ok && !detail && summarisable && !run.assembly_failed && run.error.find("(the trace limit") != std::string::npos) {
         arm_time_limit(a.time_limit_s);
         try {
             rl::student::DetailOptions options;
