@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
     // transport, not the 1600x900 window.
     const lab::PartialPresenter partial(window);
     lab::ClippedDrawer clipped;
+    int same_size_frames = 0, last_fbw = 0, last_fbh = 0;  // frames the framebuffer has kept its size
     std::optional<render::DrawnFrame> shown_triangles;  // ImGui's triangles of the frame on screen
     std::vector<render::DrawnInstance> shown_instances;   // the canvas's instances on screen (Renderer::plan)
     bool shown_dark = s.dark;
@@ -168,9 +169,17 @@ int main(int argc, char** argv) {
             else
                 ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         };
-        if (present && !partial.active()) {
+        // Drawn whole and swapped: without GLX_MESA_copy_sub_buffer, and while the drawable's size is not yet the
+        // framebuffer's (a resize under way); the back buffer is undefined after a swap, so the next frame is whole.
+        // Mesa's back buffer takes a new size a frame or two after the drawable does (a copy of the new size then
+        // reads outside it: an X error, seen under the monkey's resizes), so copies wait for three frames of one size.
+        same_size_frames = (fbw == last_fbw && fbh == last_fbh) ? same_size_frames + 1 : 0;
+        last_fbw = fbw, last_fbh = fbh;
+        const bool swap = present && (!partial.active() || same_size_frames < 3 || !partial.drawable_is(fbw, fbh));
+        if (swap) {
             draw_within(nullptr);
             redrawn_share += 1.0;
+            shown_triangles.reset();
         } else if (present) {
             std::optional<render::DrawnFrame> triangles = lab::drawn_frame(*ImGui::GetDrawData());
             std::vector<render::DrawnInstance> instances = renderer.plan(scene, int(s.canvas.x), int(s.canvas.y), fbh);
@@ -219,7 +228,7 @@ int main(int argc, char** argv) {
         }
         if (frame == o.frames && !o.dump_scene.empty())
             if (std::string e = lab::write_scene(o.dump_scene, scene, &s.drawn); !e.empty()) exit_code = fail(e);
-        if (present && !partial.active()) glfwSwapBuffers(window);
+        if (swap) glfwSwapBuffers(window);
         idle = !present && o.bench_frames == 0 && !monkey;  // interactive and unchanged: wait for input, not a redraw
         if (bench_total || frame == 1 || monkey) renderer.finish();  // timed frames include the drawing
         const auto t1 = Clock::now();

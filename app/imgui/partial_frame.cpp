@@ -121,10 +121,22 @@ PartialPresenter::PartialPresenter(GLFWwindow* window) {
     display_ = dpy, drawable_ = drawable, active_ = true;
 }
 
+bool PartialPresenter::drawable_is(int width, int height) const {
+    unsigned w = 0, h = 0;
+    glXQueryDrawable(static_cast<Display*>(display_), GLXDrawable(drawable_), GLX_WIDTH, &w);
+    glXQueryDrawable(static_cast<Display*>(display_), GLXDrawable(drawable_), GLX_HEIGHT, &h);
+    // Mesa's copy of a window taller or wider than the screen fails in MIT-SHM (X_ShmPutImage: BadValue, seen under
+    // Xvfb with a 440x1138 window on a 1600x900 screen): such a window is swapped whole.
+    Display* dpy = static_cast<Display*>(display_);
+    const bool fits = width <= DisplayWidth(dpy, DefaultScreen(dpy)) && height <= DisplayHeight(dpy, DefaultScreen(dpy));
+    return fits && int(w) == width && int(h) == height;
+}
+
 void PartialPresenter::present(const std::vector<render::DamageRect>& rects, int fb_height) const {
     // GLX counts rows from the bottom; the copy flushes the context first.
-    for (const render::DamageRect& r : rects)
+    for (const render::DamageRect& r : rects) {
         if (!r.empty()) glXCopySubBufferMESA(static_cast<Display*>(display_), GLXDrawable(drawable_), r.x0, fb_height - r.y1, r.x1 - r.x0, r.y1 - r.y0);
+    }
 }
 
 }  // namespace rl::lab

@@ -43,6 +43,10 @@ public:
     bool active() const { return active_; }
     const std::string& why_not() const { return why_not_; }
     void present(const std::vector<render::DamageRect>& rects, int fb_height) const;
+    // Whether the X drawable is now of this size and fits on the screen: while a resize is under way GLFW's size and
+    // the drawable's differ, and a copy computed from the one would reach outside the other; a window larger than
+    // the screen makes Mesa's copy fail (an X error). Such a frame is swapped whole.
+    bool drawable_is(int width, int height) const;
 
 private:
     bool active_ = false;
