@@ -8,6 +8,8 @@
 #include <QPainter>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
+#include <cstdlib>
+#include <string>
 #include "app/lab/frame.h"
 #include "app/render/renderer.h"
 #include "app/render/retained_frame.h"
@@ -59,13 +61,45 @@ void CanvasWidget::update_image() {
     if (!context_->makeCurrent(surface_.get())) return;
     // --msaa where it pays: multisampling changes only edges the shaders do not smooth (render::has_hard_edges).
     const int samples = render::has_hard_edges(scene) ? QSurfaceFormat::defaultFormat().samples() : 0;
-    if (kept_->begin_redraw(w, h, samples, content, &error_)) {
+    // Where the scene changed (render::scene_damage, as the lab bench finds it): only those rectangles of the kept
+    // picture are drawn again, resolved and read back into the image; the rest of it is still this scene's.
+    std::vector<render::DrawnInstance> plan = renderer_->plan(scene, 0, 0, h);
+    if (image_.size() == QSize(w, h) && !kept_plan_.empty() && kept_->begin_partial(w, h, samples, content)) {
+        const std::vector<render::DamageRect> rects =
+            render::merge_rects(render::scene_damage(kept_plan_, plan), {0, 0, w, h}, 6);
+        for (const render::DamageRect& r : rects) {
+            renderer_->begin_frame(w, h, render::palette(c_.lab.dark).background, &r);
+            renderer_->draw(scene, 0, 0, w, h, &r);
+        }
+        kept_->end_redraw(rects);
+        for (const render::DamageRect& r : rects) kept_->read_argb32(image_.bits(), size_t(image_.bytesPerLine()), r);
+        kept_plan_ = std::move(plan);
+        ++partial_redraws_;
+        if (const char* e = std::getenv("RLAB_CHECK_PARTIAL"); e && std::string(e) == "1") {
+            // The whole picture drawn again over the kept one and read: the image drawn in part must equal it.
+            kept_->begin_redraw(w, h, samples, content, &error_);
+            renderer_->begin_frame(w, h, render::palette(c_.lab.dark).background);
+            renderer_->draw(scene, 0, 0, w, h);
+            kept_->end_redraw();
+            QImage whole(w, h, QImage::Format_RGB32);
+            kept_->read_argb32(whole.bits(), size_t(whole.bytesPerLine()));
+            for (int y = 0; y < h; ++y) {
+                const auto* a = reinterpret_cast<const uint32_t*>(image_.constScanLine(y));
+                const auto* b = reinterpret_cast<const uint32_t*>(whole.constScanLine(y));
+                for (int x = 0; x < w; ++x) partial_differing_ += (a[x] & 0xffffffu) != (b[x] & 0xffffffu);
+            }
+            ++partial_checked_;
+        }
+    } else if (kept_->begin_redraw(w, h, samples, content, &error_)) {
         renderer_->begin_frame(w, h, render::palette(c_.lab.dark).background);
         renderer_->draw(scene, 0, 0, w, h);
         kept_->end_redraw();
         if (image_.size() != QSize(w, h)) image_ = QImage(w, h, QImage::Format_RGB32);
         kept_->read_argb32(image_.bits(), size_t(image_.bytesPerLine()));  // no conversion: the image's own layout
         image_.setDevicePixelRatio(dpr);
+        kept_plan_ = std::move(plan);
+    } else {
+        kept_plan_.clear();
     }
     context_->doneCurrent();
 }

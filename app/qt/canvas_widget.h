@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <memory>
 #include "app/qt/classroom.h"
+#include "app/render/damage.h"
 
 class QOpenGLContext;
 class QOffscreenSurface;
@@ -31,6 +32,11 @@ public:
     void finish_gl();      // waits for the GL work of the last frame (honest --bench-frames timings)
     QImage image();        // the canvas as drawn now, at device pixels (the PNG export)
     uint64_t redraws() const;  // how many times the scene was drawn (the other paints showed the kept image)
+    // Canvas pictures drawn in part, and (RLAB_CHECK_PARTIAL=1: each also drawn whole and compared) how many were
+    // checked and how many of their pixels differed.
+    uint64_t partial_redraws() const { return partial_redraws_; }
+    uint64_t partial_checked() const { return partial_checked_; }
+    uint64_t partial_differing() const { return partial_differing_; }
 
 signals:
     void selectionChanged();
@@ -51,6 +57,8 @@ private:
     std::unique_ptr<QOffscreenSurface> surface_;
     std::unique_ptr<render::Renderer> renderer_;
     std::unique_ptr<render::RetainedFrame> kept_;
+    std::vector<render::DrawnInstance> kept_plan_;
+    uint64_t partial_redraws_ = 0, partial_checked_ = 0, partial_differing_ = 0;  // the kept picture's scene as drawn (Renderer::plan)
     QImage image_;
     std::string error_;
     bool gl_tried_ = false;

@@ -62,6 +62,10 @@ void bench_frames(MainWindow& w, Classroom& c, int n) {
         b.redraws = (long long)(w.canvas()->redraws() - redraws_before_timed);
         lab::print_frame_bench(stdout, "reduction-lab-qt", b);
         if (steps) std::printf("  every frame showed the next step (RLAB_BENCH_STEPS=1)\n");
+        std::printf("  canvas drawn in part: %llu times\n", (unsigned long long)w.canvas()->partial_redraws());
+        if (w.canvas()->partial_checked())
+            std::fprintf(stderr, "reduction-lab-qt: canvases drawn in part checked against a whole redraw: %llu, pixels differing: %llu\n",
+                         (unsigned long long)w.canvas()->partial_checked(), (unsigned long long)w.canvas()->partial_differing());
         w.close();
         QCoreApplication::exit(0);
     });

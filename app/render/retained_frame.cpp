@@ -62,6 +62,30 @@ bool RetainedFrame::begin_redraw(int width, int height, int samples, std::string
     return true;
 }
 
+bool RetainedFrame::begin_partial(int width, int height, int samples, std::string_view content) {
+    GLint max_samples = 0;
+    glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    samples = samples > 1 ? std::min(samples, int(max_samples)) : 0;
+    if (!ready() || width != w_ || height != h_ || samples != samples_) return false;
+    content_.assign(content.data(), content.size());
+    ++redraws_;
+    glBindFramebuffer(GL_FRAMEBUFFER, samples_ > 1 ? ms_fbo_ : fbo_);
+    return true;
+}
+
+void RetainedFrame::end_redraw(const std::vector<DamageRect>& rects) {
+    if (samples_ > 1) {  // only the redrawn rectangles are resolved: the rest of the kept picture is already
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, ms_fbo_);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo_);
+        glDisable(GL_SCISSOR_TEST);
+        for (const DamageRect& r : rects) {
+            const DamageRect c = intersect(r, {0, 0, w_, h_});
+            if (!c.empty()) glBlitFramebuffer(c.x0, h_ - c.y1, c.x1, h_ - c.y0, c.x0, h_ - c.y1, c.x1, h_ - c.y0, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        }
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
 void RetainedFrame::end_redraw() {
     if (samples_ > 1) {  // the resolve: the kept picture is single-sampled, so presenting it is a plain copy
         glBindFramebuffer(GL_READ_FRAMEBUFFER, ms_fbo_);
@@ -114,6 +138,19 @@ void RetainedFrame::read_argb32(uint8_t* out, size_t stride) const {
     // BGRA as 8_8_8_8_REV packs each pixel as the native word 0xAARRGGBB, whatever the byte order.
     if (fbo_ && stride % 4 == 0 && stride >= size_t(w_) * 4)
         read_rows(fbo_, w_, h_, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, out, stride);
+}
+
+void RetainedFrame::read_argb32(uint8_t* out, size_t stride, const DamageRect& r) const {
+    const DamageRect c = intersect(r, {0, 0, w_, h_});
+    if (!fbo_ || c.empty() || stride % 4 != 0 || stride < size_t(w_) * 4) return;
+    const int w = c.x1 - c.x0, h = c.y1 - c.y0;
+    std::vector<uint8_t> px(size_t(w) * size_t(h) * 4);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(c.x0, h_ - c.y1, w, h, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, px.data());
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    for (int y = 0; y < h; ++y)  // GL rows run bottom-up
+        std::memcpy(out + size_t(c.y0 + y) * stride + size_t(c.x0) * 4, px.data() + size_t(h - 1 - y) * size_t(w) * 4, size_t(w) * 4);
 }
 
 void RetainedFrame::release() {

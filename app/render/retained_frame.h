@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "app/render/damage.h"
 
 namespace rl::render {
 
@@ -27,6 +28,13 @@ public:
     bool begin_redraw(int width, int height, int samples, std::string_view content, std::string* error = nullptr);
     // After the drawing: resolves the samples into the kept picture; framebuffer 0 is bound again.
     void end_redraw();
+    // Redrawing in part: true when a picture of this size and multisampling is kept; binds its framebuffer (which
+    // still holds that picture) and remembers `content`. The drawing that follows keeps to some rectangles (its
+    // scissor), and end_redraw(rects) resolves only those. false: draw it whole (begin_redraw).
+    bool begin_partial(int width, int height, int samples, std::string_view content);
+    void end_redraw(const std::vector<DamageRect>& rects);
+    // One rectangle (top-down pixels) of the kept picture into the same place of `out` (read_argb32's layout).
+    void read_argb32(uint8_t* out, size_t stride, const DamageRect& r) const;
     // Copies the kept picture into framebuffer `target` (0: the window's back buffer) at its lower-left corner.
     void present(unsigned target = 0) const;
     // The kept picture as RGBA, top row first (screenshots, tests).

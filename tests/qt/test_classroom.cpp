@@ -8,6 +8,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
@@ -548,6 +549,25 @@ private slots:
         const QString playing = QString::fromUtf8(p.readAllStandardOutput());
         QVERIFY2(playing.contains("scenes built during the timed frames: 5\n"), qPrintable(playing));
         QVERIFY2(playing.contains("frames drawn during the timed frames: 5 "), qPrintable(playing));
+        // A new step every frame (RLAB_BENCH_STEPS=1): the canvas is drawn again only where its scene changed, and each
+        // picture drawn in part equals the whole one (RLAB_CHECK_PARTIAL=1 draws it whole too and counts differing
+        // pixels); these steps have arrows, so multisampled pictures are drawn in part and resolved in part too.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("RLAB_BENCH_STEPS", "1");
+        env.insert("RLAB_CHECK_PARTIAL", "1");
+        p.setProcessEnvironment(env);
+        p.start(RLAB_QT_EXE, {"--n", "64", "--block", "32", "--bench-frames", "12"});
+        QVERIFY(p.waitForFinished(60000));
+        p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+        QCOMPARE(p.exitCode(), 0);
+        const QString steps = QString::fromUtf8(p.readAllStandardOutput());
+        const QString steps_err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(steps.contains("every frame showed the next step"), qPrintable(steps));
+        const QRegularExpressionMatch m =
+            QRegularExpression("checked against a whole redraw: (\\d+), pixels differing: (\\d+)").match(steps_err);
+        QVERIFY2(m.hasMatch(), qPrintable(steps_err));
+        QVERIFY2(m.captured(1).toInt() >= 5, qPrintable(steps_err));
+        QCOMPARE(m.captured(2).toInt(), 0);
         // --bench-file with a file that is not there: exit 2, one line.
         p.start(RLAB_QT_EXE, {"--bench-file", dir + "/missing.json", "--quit"});
         QVERIFY(p.waitForFinished(60000));
