@@ -67,7 +67,7 @@ int fail(int code, const std::string& message) {
 
 // The emulator's own time limit (the parent's kill is the backstop): a loop that records nothing never returns
 // to the scheduler, so a timer ends the process with one line.
-char g_time_limit_message[160];
+char g_time_limit_message[256];
 // The runner's own stderr, taken before a program's run points descriptor 2 at the program's output file: the line
 // must reach the caller as the runner's last line.
 int g_message_fd = 2;
@@ -82,7 +82,7 @@ void arm_time_limit(double seconds, const char* what = "the kernel") {
         if (fd >= 0) g_message_fd = fd;
     }
     std::snprintf(g_time_limit_message, sizeof g_time_limit_message,
-                  "%s did not finish within %g s (an endless loop that records nothing?): it was stopped\n", what, seconds);
+                  "%s did not finish within %g s (an endless loop that records nothing? a large run needs more: --time-limit S, up to 3600): it was stopped\n", what, seconds);
     struct sigaction sa {};
     sa.sa_handler = &on_time_limit;
     sigaction(SIGALRM, &sa, nullptr);
