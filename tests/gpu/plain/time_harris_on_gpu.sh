@@ -35,9 +35,11 @@ done
 
 # Nsight Compute on the first launch of each kernel (the first warm-up of the timed row): bank conflicts of shared
 # loads and stores, the share of branches every thread of a warp takes the same way, and active threads per warp
-# instruction. --clock-control none: the clocks as the timing saw them.
+# instruction (all, and those whose predicate is on: a predicated branch shows only there).
+# --clock-control none: the clocks as the timing saw them.
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics=$metrics,smsp__sass_average_branch_targets_threads_uniform.pct,smsp__thread_inst_executed_per_inst_executed.ratio
+metrics=$metrics,smsp__thread_inst_executed_pred_on_per_inst_executed.ratio
 metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed.sum,gpu__time_duration.sum
 if command -v ncu >/dev/null; then
   for k in 1 2 3 4 5 6 7; do
@@ -75,12 +77,13 @@ for k in range(1, 8):
     conf = [counters.get(f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{o}.sum", "-") for o in ("ld", "st")]
     uni = counters.get("smsp__sass_average_branch_targets_threads_uniform.pct", "-")
     act = counters.get("smsp__thread_inst_executed_per_inst_executed.ratio", "-")
+    on = counters.get("smsp__thread_inst_executed_pred_on_per_inst_executed.ratio", "-")
     g80 = f"{g80_ms[k]:.3f}" if k in g80_ms else "-"
     ok = "yes" if r["wrong"] == 0 else f"{r['wrong']} wrong"
-    rows.append(f"| {k} | {us:.2f} | {r['gbps']:.0f} | {step} | {cum} | {conf[0]} / {conf[1]} | {uni} | {act} | {g80} | {r['reps']} ({ok}) |")
+    rows.append(f"| {k} | {us:.2f} | {r['gbps']:.0f} | {step} | {cum} | {conf[0]} / {conf[1]} | {uni} | {act} | {on} | {g80} | {r['reps']} ({ok}) |")
 head = ("| kernel | H200 µs (median) | GB/s | step speed-up | cumulative | shared bank conflicts ld / st (first launch) "
-        "| uniform branches % | threads per warp instruction | G80 ms (Harris) | repetitions checked |\n"
-        "|---|---|---|---|---|---|---|---|---|---|")
+        "| uniform branches % | threads per warp instruction | of them predicated on | G80 ms (Harris) "
+        "| repetitions checked |\n|---|---|---|---|---|---|---|---|---|---|---|")
 open(f"{out}/harris-table.md", "w").write(head + "\n" + "\n".join(rows) + "\n")
 print(head); print("\n".join(rows))
 PY
