@@ -79,7 +79,9 @@ void depth_panel(LabState& s, const Rect& r) {
     ImGui::Text("result %s", format_value(t.schedule.op, t.schedule.type, t.result_value, t.result_flags).c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("reference %s", format_value(t.schedule.op, t.schedule.type, t.reference_value).c_str());
-    const bool bad = a.verdict == Verdict::Wrong || a.verdict == Verdict::Undefined || a.verdict == Verdict::OrderViolated;
+    // A run with hazards is never shown in the all-clear colour, even when its value happens to be exact.
+    const bool bad = a.verdict == Verdict::Wrong || a.verdict == Verdict::Undefined || a.verdict == Verdict::OrderViolated ||
+                     !t.hazards.empty();
     ImGui::TextColored(bad ? ImVec4(0.96f, 0.45f, 0.2f, 1) : ImVec4(0.0f, 0.75f, 0.55f, 1), "verdict: %s%s",
                        std::string(to_string(a.verdict)).c_str(),
                        t.hazards.empty() ? "" : ("   " + std::to_string(t.hazards.size()) + " hazard(s)").c_str());
