@@ -10,6 +10,9 @@
 
 namespace rl::cli {
 
+// A runner's sentence is printed whole (a student acts on all of it); the bound only stops a flood of garbage.
+constexpr size_t kWholeMessage = 4000;
+
 void add_time_limit_option(CLI::App& cmd, lab::KernelSettings& k) {
     cmd.add_option("--time-limit", k.time_limit_s, "with a kernel file: stop the kernel after S seconds (an endless loop, a hang)")
         ->capture_default_str();
@@ -47,7 +50,7 @@ std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc, Prog
     if (o.ok) {
         if (!note.empty()) deferred_note() = note;
         if (!program && !o.program_failure.empty()) {
-            std::cerr << "rlab: " << k.file << ": " << one_line(o.program_failure) << "\n";
+            std::cerr << "rlab: " << k.file << ": " << one_line(o.program_failure, kWholeMessage) << "\n";
             rc = 1;
         }
         return std::move(o.trace);
@@ -57,7 +60,7 @@ std::optional<Trace> run_kernel_file(const lab::KernelSettings& k, int& rc, Prog
     // A kernel that fails as a program (a hang, its time or step budget, an index out of range) is a wrong kernel,
     // like a wrong result (1); a compile error or an unusable request is bad input (2).
     rc = o.failure == student::KernelFailure::Program ? 1 : 2;
-    std::cerr << "rlab: " << k.file << ": " << one_line(o.error.empty() ? "the kernel did not run" : o.error) << "\n";
+    std::cerr << "rlab: " << k.file << ": " << one_line(o.error.empty() ? "the kernel did not run" : o.error, kWholeMessage) << "\n";
     return std::nullopt;
 }
 
