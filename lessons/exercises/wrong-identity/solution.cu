@@ -1,4 +1,4 @@
-// Solution of wrong-identity: the lanes without an element start from a value no input is below.
+// Solution of wrong-identity: the lanes without an element start from -FLT_MAX, which no finite input is below.
 #include <cfloat>
 
 __global__ void warp_max(const float* in, float* out, int n) {
