@@ -104,6 +104,9 @@ void kernel_panel(LabState& s, const Rect& r) {
     if (k.program)  // main() chose the sizes and launches: the request's flags say nothing about them
         ImGui::TextWrapped("a program with main(): its own sizes and launches (%zu in the trace), %s", s.trace.launches.size(),
                            q.backend == Backend::Cuda ? "on the GPU" : "on the CPU emulator");
+    else if (!q.launch.empty())  // a plan names its own grids and blocks: the request's --block/--grid are not used
+        ImGui::TextWrapped("n %llu, launches as the plan says: %s, %s", (unsigned long long)q.schedule.n, q.launch.c_str(),
+                           q.backend == Backend::Cuda ? "on the GPU" : "on the CPU emulator");
     else
         ImGui::TextWrapped("n %llu, block %u, grid %s, %s", (unsigned long long)q.schedule.n, q.schedule.block,
                            grid ? std::to_string(grid).c_str() : "ceil(n / block)",

@@ -83,6 +83,11 @@ void add_shared(CLI::App& app, Options& o) {
                    "with --kernel FILE.cu in plain CUDA: its launches as CUDA writes them, e.g. 'k<<<64, 256, 1024>>>(in, tmp, n); "
                    "k<<<1, 256, 1024>>>(tmp, out, 64)' (in, out, tmp, n or integers; docs/plain-cuda.md)")
         ->type_name("PLAN");
+    app.add_option("--time-limit", o.time_limit_s,
+                   "with --kernel: stop the kernel's run after S seconds (an endless loop, a hang; a plan at 2^23 elements "
+                   "and up needs more than the default)")
+        ->type_name("S")
+        ->capture_default_str();
     app.add_option("--exercise", o.exercise, "open a lessons' exercise by name (`rlab lessons --exercise` lists them): "
                                              "its kernel with its own flags, in your own copy when the lessons are "
                                              "installed read-only");
@@ -173,7 +178,7 @@ std::string check(FrontEnd which, Options& o) {
             std::error_code ec;
             if (!std::filesystem::is_regular_file(o.kernel, ec))
                 return "--kernel " + one_line(o.kernel) + ": no such file (a .cu file that includes <rlab/kernel.h>)";
-            o.kernel_request = kernel_request({o.kernel, o.kernel_name, o.schedule_flags, o.backend, 10.0, o.launch}, &o.kernel_note);
+            o.kernel_request = kernel_request({o.kernel, o.kernel_name, o.schedule_flags, o.backend, o.time_limit_s, o.launch}, &o.kernel_note);
         }
     } catch (const Error& e) {
         return (o.kernel.empty() ? "" : "--kernel " + one_line(o.kernel) + ": ") + e.what();

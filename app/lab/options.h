@@ -27,6 +27,7 @@ struct Options {
     std::string kernel;        // --kernel FILE.cu: a student's kernel, run with the size flags and watched for saves
     std::string kernel_name;   // --kernel-name NAME: which __global__ of a plain CUDA --kernel file runs
     std::string launch;        // --launch PLAN: a plain CUDA --kernel file's launches (student/launch_syntax.h)
+    double time_limit_s = 10.0;  // --time-limit S: a --kernel run is stopped after this long (an endless loop, a hang)
     bool edit = false;         // --edit: with --kernel or --exercise, the source panel opens in its editor
     std::string exercise;      // --exercise NAME: an exercise's kernel (its working copy) with the exercise's flags
     // The lab bench only.
