@@ -92,7 +92,9 @@ void ChartPanel::refresh() {
     } else {
         auto* values = new QValueAxis;
         values->setRange(0, top);
-        values->setLabelFormat("%.0f");
+        // Seven-digit labels overlap in a side panel: above 10^5 three ticks in short scientific form.
+        values->setLabelFormat(top >= 1e5 ? "%.3g" : "%.0f");
+        if (top >= 1e5) values->setTickCount(3);
         values->setTitleText("combines in sequence");
         chart->addAxis(values, Qt::AlignBottom);
         series->attachAxis(values);
