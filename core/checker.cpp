@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -50,7 +51,7 @@ struct Finding {
 
 class Checker {
 public:
-    explicit Checker(const Trace& t) : t_(t) {
+    Checker(const Trace& t, uint64_t race_pairs) : t_(t), race_pairs_(race_pairs) {
         B_ = std::max<uint32_t>(1, t.schedule.block);
         G_ = t.grid ? t.grid : t.schedule.grid_size();
         if (!t.launches.empty()) G_ = uint32_t(std::min<uint64_t>(launch_blocks(t), 0xfffffffeu));  // every launch's blocks
@@ -76,6 +77,7 @@ public:
 
 private:
     const Trace& t_;
+    uint64_t race_pairs_;  // the global-memory-race rule's budget of access pairs (a note when it runs out)
     uint32_t B_ = 1, G_ = 1, finish_threads_ = 1;
     std::vector<uint8_t> used_;  // some later event reads this event's value (filled by shuffles(), which asks)
     KindMask kinds_ = 0;         // the kinds of events in the trace (barriers() fills it)
@@ -816,42 +818,162 @@ private:
         std::sort(acc.begin(), acc.end(), [&](const auto& a, const auto& b) {
             return std::tuple(a.first, t_.events[a.second].block, pos(t_, a.second)) < std::tuple(b.first, t_.events[b.second].block, pos(t_, b.second));
         });
-        uint64_t budget = uint64_t(1) << 24;  // pairs of ticket-ordered accesses compared, over the whole trace
+        uint64_t budget = race_pairs_;  // pairs of accesses examined, over the whole trace
+        uint64_t uncompared = 0;        // elements left (wholly or partly) uncompared when the budget ran out
+        std::string uncompared_names;
+        uint32_t uncompared_event = kNoEvent;
+        collect_flags();
         std::vector<GlobalAccess> g;
         std::vector<uint8_t> racing;
+        std::vector<size_t> stores;
+        std::vector<uint64_t> rel, acq;  // per access: the flag edges it is released into / acquires (bitsets)
         for (size_t a = 0, b = 0; a < acc.size(); a = b) {
             for (b = a; b < acc.size() && acc[b].first == acc[a].first; ++b) {}
             if (t_.events[acc[a].second].block == t_.events[acc[b - 1].second].block) continue;  // one block alone
             g.clear();
-            bool synced = false;
+            stores.clear();
             for (size_t m = a; m < b; ++m) {
                 const Event& e = t_.events[acc[m].second];
                 const uint8_t role = e.kind == EventKind::Atomic ? kAtomic
                                      : (e.kind == EventKind::Load || e.kind == EventKind::PartialLoad) ? kLoad : kStore;
-                g.push_back({acc[m].second, e.block, role, ticket_window(acc[m].second)});
-                synced = synced || g.back().w.synced();
+                if (role == kStore) stores.push_back(g.size());
+                g.push_back({acc[m].second, e.block, role, {}});
+            }
+            if (stores.empty()) continue;  // loads and atomics alone never race
+            bool synced = !flags_.empty();
+            for (GlobalAccess& x : g) {
+                x.w = ticket_window(x.event);
+                synced = synced || x.w.synced();
             }
             racing.assign(g.size(), 0);
             if (!synced) {
                 // Nothing orders any two of them: an access races with every access of another block when one of the
                 // two stores. Blocks that store: the first and the last storing block tell whether another one stores.
-                uint32_t first_store = kNoEvent, last_store = kNoEvent;
-                for (const GlobalAccess& x : g)
-                    if (x.role == kStore) last_store = x.block, first_store = first_store == kNoEvent ? x.block : first_store;
-                if (first_store == kNoEvent) continue;
+                const uint32_t first_store = g[stores.front()].block, last_store = g[stores.back()].block;
                 for (size_t m = 0; m < g.size(); ++m)
                     racing[m] = g[m].role == kStore || first_store != g[m].block || last_store != g[m].block;
             } else {
-                for (size_t m = 0; m < g.size() && budget; ++m)
-                    for (size_t n = m + 1; n < g.size() && budget; ++n) {
-                        if (g[m].block == g[n].block || !((g[m].role | g[n].role) & kStore)) continue;
+                // Each plain store against every access of another block (a pair of stores once): atomics and loads
+                // never race among themselves, so the work is the accesses times the stores, not their square.
+                flag_bits(g, rel, acq);
+                bool cut = false;
+                for (size_t s : stores) {
+                    for (size_t m = 0; m < g.size(); ++m) {
+                        if (!budget) {
+                            cut = true;
+                            break;
+                        }
                         --budget;
-                        if (g[m].w.release < g[n].w.acquire || g[n].w.release < g[m].w.acquire) continue;
-                        racing[m] = racing[n] = 1;
+                        if (g[m].block == g[s].block || (g[m].role == kStore && m < s)) continue;
+                        if (g[s].w.release < g[m].w.acquire || g[m].w.release < g[s].w.acquire) continue;
+                        if (flag_ordered(rel, acq, s, m) || flag_ordered(rel, acq, m, s) || flag_pair(g[s], g[m])) continue;
+                        racing[s] = racing[m] = 1;
                     }
+                    if (cut) break;
+                }
+                if (cut) {
+                    const Event& e = t_.events[g[0].event];
+                    if (uncompared_event == kNoEvent) uncompared_event = g[0].event;
+                    if (uncompared < 8)
+                        uncompared_names += (uncompared_names.empty() ? "" : ", ") + buffer_name(buffer_of(e)) + "[" +
+                                            std::to_string(uint32_t(acc[a].first)) + "] of launch " + std::to_string(launch_of(e) + 1);
+                    ++uncompared;
+                }
             }
             report_race(g, racing);
         }
+        if (uncompared)
+            add(HazardKind::RaceCheckIncomplete, uncompared_event, 1u << t_.events[uncompared_event].lane(),
+                "the global-memory-race rule examines at most " + std::to_string(race_pairs_) + " pairs of accesses and stopped: " +
+                    std::to_string(uncompared) + (uncompared == 1 ? " element was" : " elements were") +
+                    " not (wholly) compared (" + uncompared_names + (uncompared > 8 ? " and " + std::to_string(uncompared - 8) + " more" : "") +
+                    "), so a race there would not be reported");
+    }
+
+    // ---- 6c. flags: a fence, then a store that another block's load observes --------------------------
+    // Thread T of block A does x, then __threadfence(), then stores a flag; thread U of block B loads that flag and
+    // sees T's value (its dep), then does y: x happens before y (the fence releases what A did before it, including
+    // other threads' accesses before a barrier; the observing load acquires it; the lessons' "a fence plus a flag
+    // the reader waits for"). Edges chain: U's load before a fence of B that releases into C's load. An edge is
+    // (fence, store, load); reach_ holds, per edge, the edges it leads to (itself included) as a bitset.
+    struct FlagEdge {
+        uint32_t fence, store, load;
+    };
+    std::vector<FlagEdge> flags_;
+    std::vector<uint64_t> reach_;  // flags_.size() rows of words_ words
+    size_t words_ = 0;
+    std::unordered_map<uint32_t, std::vector<uint32_t>> fences_in_, loads_in_;  // per block instance: its edges
+    static constexpr size_t kMaxFlagEdges = 1024;  // past it, further flags order nothing (races reported, never missed)
+    void collect_flags() {
+        if (t_.launches.empty() || !has(EventKind::Fence) || !has(EventKind::PartialLoad)) return;
+        std::unordered_map<uint64_t, std::vector<uint32_t>> fences;  // per block and thread, in order
+        for (uint32_t i = 0; i < t_.events.size(); ++i)
+            if (t_.events[i].kind == EventKind::Fence) fences[(uint64_t(t_.events[i].block) << 16) | t_.events[i].thread].push_back(i);
+        for (uint32_t i = 0; i < t_.events.size() && flags_.size() < kMaxFlagEdges; ++i) {
+            const Event& e = t_.events[i];
+            if (e.kind != EventKind::PartialLoad || (e.detail & kDetailOutside) || e.dep[0] == kNoEvent || e.dep[0] >= t_.events.size()) continue;
+            const uint32_t s = e.dep[0];
+            const Event& x = t_.events[s];
+            if ((x.kind != EventKind::BlockPartial && x.kind != EventKind::FinalStore) || x.block == e.block) continue;
+            auto it = fences.find((uint64_t(x.block) << 16) | x.thread);
+            if (it == fences.end()) continue;
+            uint32_t f = kNoEvent;  // the storing thread's last fence before the store
+            for (uint32_t c : it->second)
+                if (pos(t_, c) < pos(t_, s) && (f == kNoEvent || pos(t_, c) > pos(t_, f))) f = c;
+            if (f != kNoEvent) flags_.push_back({f, s, i});
+        }
+        if (flags_.empty()) return;
+        const size_t n = flags_.size();
+        words_ = (n + 63) / 64;
+        reach_.assign(n * words_, 0);
+        for (uint32_t k = 0; k < n; ++k) {
+            fences_in_[instance_key(t_.events[flags_[k].fence])].push_back(k);
+            loads_in_[instance_key(t_.events[flags_[k].load])].push_back(k);
+            flag_pairs_.insert({flags_[k].store, t_.events[flags_[k].load].block, t_.events[flags_[k].load].thread});
+        }
+        for (uint32_t k = 0; k < n; ++k) {
+            reach_[k * words_ + k / 64] |= uint64_t(1) << (k % 64);
+            const uint32_t inst = instance_key(t_.events[flags_[k].load]);
+            auto it = fences_in_.find(inst);
+            if (it != fences_in_.end())
+                for (uint32_t j : it->second)
+                    if (happens_before(inst, flags_[k].load, flags_[j].fence)) reach_[k * words_ + j / 64] |= uint64_t(1) << (j % 64);
+        }
+        for (size_t j = 0; j < n; ++j)  // transitive closure (Warshall, a row of words at a time)
+            for (size_t k = 0; k < n; ++k)
+                if (reach_[k * words_ + j / 64] >> (j % 64) & 1u)
+                    for (size_t w = 0; w < words_; ++w) reach_[k * words_ + w] |= reach_[j * words_ + w];
+    }
+    // Per access of g: rel, the edges its accesses reach through a fence after it (closed); acq, the edges whose load
+    // comes before it in its block.
+    void flag_bits(const std::vector<GlobalAccess>& g, std::vector<uint64_t>& rel, std::vector<uint64_t>& acq) const {
+        if (flags_.empty()) return;
+        rel.assign(g.size() * words_, 0);
+        acq.assign(g.size() * words_, 0);
+        for (size_t m = 0; m < g.size(); ++m) {
+            const uint32_t xi = g[m].event, inst = instance_key(t_.events[xi]);
+            if (auto it = fences_in_.find(inst); it != fences_in_.end())
+                for (uint32_t k : it->second)
+                    if (happens_before(inst, xi, flags_[k].fence))
+                        for (size_t w = 0; w < words_; ++w) rel[m * words_ + w] |= reach_[k * words_ + w];
+            if (auto it = loads_in_.find(inst); it != loads_in_.end())
+                for (uint32_t k : it->second)
+                    if (happens_before(inst, flags_[k].load, xi)) acq[m * words_ + k / 64] |= uint64_t(1) << (k % 64);
+        }
+    }
+    bool flag_ordered(const std::vector<uint64_t>& rel, const std::vector<uint64_t>& acq, size_t x, size_t y) const {
+        if (flags_.empty()) return false;
+        for (size_t w = 0; w < words_; ++w)
+            if (rel[x * words_ + w] & acq[y * words_ + w]) return true;
+        return false;
+    }
+    // The flag itself: a store after a fence and a load by a thread that observes it (that thread's spinning loads
+    // included) are the synchronisation, not a race between the blocks.
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> flag_pairs_;  // store, loading block, loading thread
+    bool flag_pair(const GlobalAccess& s, const GlobalAccess& m) const {
+        if (m.role != kLoad || flag_pairs_.empty()) return false;
+        const Event& l = t_.events[m.event];
+        return flag_pairs_.count({s.event, l.block, uint32_t(l.thread)}) > 0;
     }
 
     void report_race(const std::vector<GlobalAccess>& g, const std::vector<uint8_t>& racing) {
@@ -1031,7 +1153,7 @@ std::vector<Hazard> group(const Trace& t, std::vector<Finding> found, std::vecto
     // (A race between blocks names its launch and blocks itself.)
     if (!t.launches.empty())
         for (Hazard& h : out)
-            if (h.kind != HazardKind::GlobalMemoryRace) h.what = "In " + place_text(t, h.block, h.warp, h.lanes) + ": " + h.what;
+            if (h.kind != HazardKind::GlobalMemoryRace && h.kind != HazardKind::RaceCheckIncomplete) h.what = "In " + place_text(t, h.block, h.warp, h.lanes) + ": " + h.what;
     // Listed in program order (instance, step, warp, kind), not by event index: a GPU trace lists each
     // thread's events in its own slots, so index order would differ between two traces of one run.
     auto place = [&](const Hazard& h) {
@@ -1047,9 +1169,9 @@ std::vector<Hazard> group(const Trace& t, std::vector<Finding> found, std::vecto
 namespace {
 // The checker's findings grouped, hazards apart from notes; `flagged` gets the hazards' events (a note marks
 // no event: nothing is wrong there).
-Findings checked(const Trace& t, std::vector<uint32_t>& flagged) {
+Findings checked(const Trace& t, std::vector<uint32_t>& flagged, uint64_t race_pairs = kRacePairBudget) {
     std::vector<Finding> hazards, notes;
-    for (Finding& f : Checker(t).run()) (is_note(f.kind) ? notes : hazards).push_back(std::move(f));
+    for (Finding& f : Checker(t, race_pairs).run()) (is_note(f.kind) ? notes : hazards).push_back(std::move(f));
     std::vector<uint32_t> noted;
     Findings out;
     out.hazards = group(t, std::move(hazards), flagged);
@@ -1058,9 +1180,9 @@ Findings checked(const Trace& t, std::vector<uint32_t>& flagged) {
 }
 }  // namespace
 
-Findings check_findings(const Trace& t) {
+Findings check_findings(const Trace& t, uint64_t race_pairs) {
     std::vector<uint32_t> flagged;
-    return checked(t, flagged);
+    return checked(t, flagged, race_pairs);
 }
 
 std::vector<Hazard> check_trace(const Trace& t) { return check_findings(t).hazards; }

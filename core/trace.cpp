@@ -21,7 +21,8 @@ constexpr std::array<std::string_view, kEventKindCount> kKindNames{"load", "iden
 constexpr std::array<std::string_view, kHazardKindCount> kHazardNames{"mask-names-inactive-lanes",
     "read-from-non-participating-lane", "uninitialised-tail", "wrong-identity", "shared-memory-race", "divergent-barrier",
     "order-violation", "atomic-contention", "implicit-warp-sync", "missing-threadfence", "stale-partial-read",
-    "shared-slot-never-written", "out-of-bounds-read", "mask-omits-own-lane", "global-memory-race"};
+    "shared-slot-never-written", "out-of-bounds-read", "mask-omits-own-lane", "global-memory-race",
+    "race-check-incomplete"};
 
 constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "Every non-exited lane named in a `__shfl_*_sync` mask must execute that same call with the same mask "
@@ -57,7 +58,9 @@ constexpr std::array<std::string_view, kHazardKindCount> kRules{
     "undefined.",
     "CUDA gives the blocks of one launch no order: a global element that one block stores and another block stores or "
     "loads, with neither ordered before the other (by a later launch, or by the last-block pattern's ticket), is a data "
-    "race; combine the blocks' values with atomics, or store one partial per block and combine them in another launch."};
+    "race; combine the blocks' values with atomics, or store one partial per block and combine them in another launch.",
+    "Not a rule broken: the checker compares a bounded number of pairs of global accesses, and a trace past that bound "
+    "is checked only in part; a race on the elements the note names would not be reported."};
 
 constexpr std::array<std::string_view, 4> kScopeNames{"thread", "warp", "block", "grid"};
 
@@ -82,7 +85,7 @@ double primary(DType type, uint32_t lo_bits, uint64_t bits) {
 std::string_view to_string(EventKind k) { return kKindNames[size_t(k)]; }
 std::string_view to_string(HazardKind k) { return kHazardNames[size_t(k)]; }
 std::string_view rule_of(HazardKind k) { return kRules[size_t(k)]; }
-bool is_note(HazardKind k) { return k == HazardKind::AtomicContention; }
+bool is_note(HazardKind k) { return k == HazardKind::AtomicContention || k == HazardKind::RaceCheckIncomplete; }
 std::string_view to_string(Scope s) { return kScopeNames[size_t(s)]; }
 
 bool parse_event_kind(std::string_view s, EventKind& out) {

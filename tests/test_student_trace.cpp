@@ -1033,3 +1033,114 @@ TEST_CASE("schedule: input `program` reads and writes, survives both trace files
 }
 }  // namespace
 }  // namespace rl
+
+// The global-memory-race rule's flags (a fence, then a store another block's load observes) and its cost.
+namespace rl {
+namespace {
+
+// A look-back chain over three blocks of one thread: block b waits for tmp[b-1] (its load sees block b-1's flag),
+// loads out[0], stores out[0] + in[b], (with `fence`) __threadfence(), then stores its flag tmp[b] = 1. Block 2 waits
+// only for block 1: block 0's store of out[0] is ordered before block 2's accesses through block 1 alone.
+Trace look_back(bool fence) {
+    Plan p;
+    uint32_t flag = kNoEvent, last = kNoEvent;
+    for (uint32_t b = 0; b < 3; ++b) {
+        const uint32_t v = p.load(b, 0, b, float(b + 1));
+        if (b > 0) p.global_load(b, 0, kTmp, b - 1, flag);
+        const uint32_t old = p.global_load(b, 0, kOut, 0, last);
+        last = p.store(b, 0, kOut, 0, p.rec(EventKind::Combine, b, 0, old, v));
+        if (fence) p.rec(EventKind::Fence, b, 0);
+        flag = p.store(b, 0, kTmp, b, v);
+    }
+    StudentRun run = plain_run(3, {scope("chained", 3, 1, 0)}, 6.0f);
+    run.buffer_elements = {3, 1, 3};
+    return assemble(run, p.r.recs);
+}
+
+TEST_CASE("plain run: a look-back chain (fence, then a flag the next block waits for) orders the blocks") {
+    const Trace ok = look_back(true);
+    CHECK(ok.hazards.empty());
+    CHECK(ok.notes.empty());
+    // Without the fence the flag orders nothing (CUDA may make tmp[b] visible before out[0]): block b+1 may read an
+    // out[0] older than block b's store, so out[0] is a race among all three blocks (and each flag too).
+    const Trace bad = look_back(false);
+    const auto races = of_kind(bad, HazardKind::GlobalMemoryRace);
+    REQUIRE(races.size() == 3);
+    CHECK(races[0].what.rfind("In launch 1, block 0 stores tmp[0] and block 1 loads it", 0) == 0);
+    CHECK(races[1].what == "In launch 1, blocks 0-2 all load and store out[0] with nothing ordering them: CUDA runs the "
+                           "blocks of one launch in no set order, so a block may load out[0] before or after another block's "
+                           "store to it" + kRaceRemedy);
+    CHECK(races[2].what.rfind("In launch 1, block 1 stores tmp[1] and block 2 loads it", 0) == 0);
+}
+
+TEST_CASE("plain run: a fence after the flag's store does not release what came before the flag") {
+    // Block 0 stores out[0], then its flag, then fences: block 1's load of out[0] is not ordered after that store.
+    Plan p;
+    const uint32_t v0 = p.load(0, 0, 0, 1.0f);
+    const uint32_t st = p.store(0, 0, kOut, 0, v0);
+    const uint32_t flag = p.store(0, 0, kTmp, 0, v0);
+    p.rec(EventKind::Fence, 0, 0);
+    p.global_load(1, 0, kTmp, 0, flag);
+    p.store(1, 0, kOut, 0, p.rec(EventKind::Combine, 1, 0, p.global_load(1, 0, kOut, 0, st), p.load(1, 0, 1, 2.0f)));
+    const Trace t = assemble(one_launch(3.0f, {2, 1, 1}), p.r.recs);
+    const auto races = of_kind(t, HazardKind::GlobalMemoryRace);
+    REQUIRE(races.size() == 2);
+    CHECK(races[0].what.rfind("In launch 1, block 0 stores tmp[0] and block 1 loads it", 0) == 0);
+    CHECK(races[1].what.rfind("In launch 1, blocks 0 and 1 both store out[0] and block 1 loads it", 0) == 0);
+}
+
+// quad.cu's shape: `blocks` blocks of one thread each atomicAdd in[b] into out[0], fence, draw ticket b; the last block
+// then loads out[0] and stores it plus in[0] (`store_first`: stores before its ticket, unordered with the others).
+Trace atomics_then_last_store(uint32_t blocks, bool store_first) {
+    Plan p;
+    float sum = 0.0f;
+    for (uint32_t b = 0; b < blocks; ++b) {
+        const uint32_t x = p.load(b, 0, b, 1.0f);
+        const uint32_t a = p.rec(EventKind::Atomic, b, 0, kNoEvent, x);  // the runner links the chain
+        p.r.recs[a].detail = 0, p.r.recs[a].pad0 = uint8_t(kOut << 1), p.r.recs[a].atomic_old = f32(sum);
+        sum += 1.0f;
+        p.r.recs[a].value = f32(sum);
+        p.rec(EventKind::Fence, b, 0);
+        auto last_store = [&] {
+            p.store(b, 0, kOut, 0, p.rec(EventKind::Combine, b, 0, p.global_load(b, 0, kOut, 0, kNoEvent), p.load(b, 0, 0, 1.0f)));
+        };
+        if (b + 1 == blocks && store_first) last_store();
+        ticket(p, b, b);
+        if (b + 1 == blocks && !store_first) last_store();
+    }
+    StudentRun run = plain_run(blocks, {scope("k", blocks, 1, 0)}, sum + 1.0f);
+    run.buffer_elements = {blocks, 1, 0};
+    return assemble(run, p.r.recs);
+}
+
+TEST_CASE("plain run: many atomics on out[0] and one ticket-ordered store are compared in linear work") {
+    // 65536 atomics and one store: comparing every pair was 2^31 steps (seconds); each access against the one store
+    // is 65538. The store comes after every block's ticket: no race, and no budget note.
+    const Trace t = atomics_then_last_store(65536, false);
+    CHECK(of_kind(t, HazardKind::GlobalMemoryRace).empty());
+    CHECK(std::none_of(t.notes.begin(), t.notes.end(), [](const Hazard& h) { return h.kind == HazardKind::RaceCheckIncomplete; }));
+    // Stored before its ticket, the last block's store is unordered with every other block's atomic.
+    const Trace bad = atomics_then_last_store(4096, true);
+    const auto races = of_kind(bad, HazardKind::GlobalMemoryRace);
+    REQUIRE(races.size() == 1);
+    CHECK(races[0].what.rfind("In launch 1, block 4095 stores out[0] and blocks 0-4094 apply atomics to it", 0) == 0);
+}
+
+TEST_CASE("plain run: the race rule's budget running out is a note naming the elements not compared") {
+    const Trace t = atomics_then_last_store(8, true);
+    // 10 accesses of out[0] (8 atomics, a load, the store): the store against them is 10 pairs.
+    const Findings whole = check_findings(t, 10);
+    REQUIRE(whole.hazards.size() == 1);
+    auto incomplete = [](const Hazard& h) { return h.kind == HazardKind::RaceCheckIncomplete; };
+    CHECK(std::none_of(whole.notes.begin(), whole.notes.end(), incomplete));
+    const Findings cut = check_findings(t, 9);
+    REQUIRE(cut.hazards.size() == 1);  // the race found before the budget ran out is still reported
+    const auto note = std::find_if(cut.notes.begin(), cut.notes.end(), incomplete);
+    REQUIRE(note != cut.notes.end());
+    CHECK(is_note(HazardKind::RaceCheckIncomplete));
+    CHECK(note->what == "the global-memory-race rule examines at most 9 pairs of accesses and stopped: 1 element was not "
+                        "(wholly) compared (out[0] of launch 1), so a race there would not be reported");
+}
+
+}  // namespace
+}  // namespace rl
