@@ -163,5 +163,5 @@ TEST_CASE("lesson engine: a note expectation names a note kind") {
                  "engine", "engine.toml", errs);
     REQUIRE(errs.size() == 1);
     CHECK(errs[0].line == 7);
-    CHECK(errs[0].what == "unknown note kind 'shared-memory-race'; expected one of atomic-contention");
+    CHECK(errs[0].what == "unknown note kind 'shared-memory-race'; expected one of atomic-contention, race-check-incomplete");
 }
