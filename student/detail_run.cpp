@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/event_order.h"
 #include "core/input.h"
+#include "core/level_of_detail.h"
 #include "core/limits.h"
 #include "core/student_trace.h"
 #include "simt/interpreter.h"
@@ -38,10 +39,7 @@ uint64_t scalar_bits(simt::Type t, int64_t v) {
 
 // Kinds kept for every block, summarised or not: global memory's events, which later launches, the result and the
 // checker's rules across blocks (fences before tickets, stale reads, atomic chains) read.
-bool global_kind(EventKind k) {
-    return k == EventKind::BlockPartial || k == EventKind::FinalStore || k == EventKind::Atomic || k == EventKind::Ticket ||
-           k == EventKind::Fence || k == EventKind::GridSync;
-}
+bool global_kind(EventKind k) { return is_global_memory_kind(k); }
 
 // Findings a block's own events decide: a part's checker finds them as the whole run's would. The others (a wrong
 // identity needs the result's cone, stale reads and fences other blocks' stores, atomics the whole chain) are left
@@ -265,6 +263,12 @@ std::string Summariser::merge_part(std::vector<StudentRecord> recs, uint64_t bas
         std::vector<uint16_t> lines;
     };
     std::vector<Counts> counts(b1 - b0);
+    // A block with global-memory events keeps its barriers and __syncwarp()s too: the checker orders the block's
+    // global accesses before its ticket (or fence and flag) through them (one thread stores and fences, a barrier,
+    // another draws the ticket); without them such a store looks unordered and races where the whole run finds nothing.
+    std::vector<uint8_t> global_block(b1 - b0, 0);
+    for (const Event& e : p.events)
+        if (global_kind(e.kind)) global_block[e.block - first] = 1;
     std::vector<uint32_t> at(p.events.size(), kNoEvent);
     std::map<uint64_t, uint32_t> chain_start;  // the atomics a slot had before this part
     events_total_ += p.events.size();
@@ -274,7 +278,7 @@ std::string Summariser::merge_part(std::vector<StudentRecord> recs, uint64_t bas
         const uint64_t step = base_step + e.step;
         if (step > 65534) return "the kernels run more than 65535 steps (launch after launch): shorten their loops or use fewer launches";
         last_step = std::max<int64_t>(last_step, e.step);
-        const bool keep = full[b] || global_kind(e.kind);
+        const bool keep = full[b] || global_kind(e.kind) || (global_block[b] && orders_a_ticket(e.kind));
         if (!full[b]) {
             Counts& c = counts[b];
             ++c.kinds[size_t(e.kind)];

@@ -159,7 +159,11 @@ void print_depth_table(std::ostream& out, const Trace& t, const Analysis& a) {
         out << "  + " << a.identity_combines << " combine(s) with the identity (lanes without data), not counted as work\n";
     if (a.redundant_combines)
         out << "  + " << a.redundant_combines << " combine(s) whose value never reaches the result\n";
-    out << "(depth: the longest chain of combines in the trace's own dependencies; " << a.events << " events)\n";
+    if (t.detail.active())  // summarised: the chains run through the kept events only, not the run's
+        out << "(depth: the longest chain of combines among the " << t.events.size() << " events kept, of the run's " << a.events
+            << "; the summarised blocks' combines count as work, not depth)\n";
+    else
+        out << "(depth: the longest chain of combines in the trace's own dependencies; " << a.events << " events)\n";
 }
 
 namespace {
@@ -197,7 +201,8 @@ void print_hazards(std::ostream& out, const Trace& t) {
     }
     // Bank conflicts, divergence and idle lanes, from the events: notes about cost too (docs/costs.md).
     out << "\n";
-    for (const std::string& line : cost_note_lines(compute_costs(t))) out << line << "\n";
+    for (const std::string& line : cost_note_lines(compute_costs(t)))
+        out << line << (t.detail.active() ? " (over the events kept: the blocks in full and the others' kept events)" : "") << "\n";
 }
 
 }  // namespace rl::cli

@@ -118,13 +118,14 @@ TEST_CASE("level of detail: a tiny window keeps the whole run's result and verdi
         CHECK(range_of(t, b) == nullptr);
         CHECK(events_of_block(t, b) == events_of_block(f, b));
     }
-    // As counts: block 50 keeps only its store of tmp[50], the operand launch 2's thread 50 reads.
+    // As counts: block 50 keeps its store of tmp[50], the operand launch 2's thread 50 reads, and the barriers that
+    // order its threads (2 warps x 7 __syncthreads: one after the loads, six tree steps), nothing else.
     const SummarisedBlocks* s50 = range_of(t, 50);
     REQUIRE(s50 != nullptr);
-    CHECK(events_of_block(t, 50) == 1);
+    CHECK(events_of_block(t, 50) == 1 + 2 * 7);
     uint32_t store50 = kNoEvent;
     for (uint32_t i = 0; i < t.events.size(); ++i)
-        if (t.events[i].block == 50) store50 = i;
+        if (t.events[i].block == 50 && t.events[i].kind != EventKind::Barrier) store50 = i;
     REQUIRE(store50 != kNoEvent);
     CHECK(t.events[store50].kind == EventKind::BlockPartial);
     bool read = false;
@@ -171,6 +172,95 @@ TEST_CASE("level of detail: the summary goes through the binary handoff and JSON
     CHECK_THROWS_WITH_AS(read_trace_binary(bin2), doctest::Contains("add up to"), Error);
     write_trace_json(js2, bad);
     CHECK_THROWS_WITH_AS(read_trace_json(js2), doctest::Contains("add up to"), Error);
+    // Three more edits each reader refuses in one line: a range that says it keeps more events than the trace holds in
+    // its blocks; counts per kind whose sum wraps past 2^64 to its events; a range stretched over blocks 0-1, which
+    // are kept in full (their loads, shared stores and combines are not what a summarised block keeps).
+    auto refused = [](const Trace& x, const char* why) {
+        std::stringstream b2, j2;
+        write_trace_binary(b2, x);
+        CHECK_THROWS_WITH_AS(read_trace_binary(b2), doctest::Contains(why), Error);
+        write_trace_json(j2, x);
+        CHECK_THROWS_WITH_AS(read_trace_json(j2), doctest::Contains(why), Error);
+        CHECK(level_of_detail_problem(x).find(why) != std::string::npos);
+    };
+    Trace kept = t;
+    kept.detail.summarised[0].kept = kept.detail.summarised[0].events;
+    refused(kept, "it says it keeps");
+    Trace wrap = t;
+    uint64_t* k = wrap.detail.summarised[0].kinds;
+    k[size_t(EventKind::Load)] += k[size_t(EventKind::Combine)] + 1;  // the sum: S - c + (2^64 - 1) + c + 1 = S mod 2^64
+    k[size_t(EventKind::Combine)] = ~uint64_t(0);
+    refused(wrap, "more than 2^64");
+    Trace cover = t;
+    REQUIRE(cover.detail.summarised[0].first_block == 2);
+    cover.detail.summarised[0].first_block = 0;
+    cover.detail.summarised[0].blocks += 2;
+    refused(cover, "which a summarised block never keeps");
+}
+
+// The last-block pattern with the store and the ticket in two threads: thread 1 stores the block's partial and
+// fences, a barrier, then thread 0 draws the ticket (correct CUDA: the barrier orders the store before the ticket).
+constexpr const char* kLastBlock = R"(__device__ unsigned int done = 0;
+__global__ void lb(const float* in, float* out, float* tmp, unsigned int n) {
+    __shared__ float s[256];
+    __shared__ bool last;
+    unsigned int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    s[t] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) {
+        if (t < h) s[t] += s[t + h];
+        __syncthreads();
+    }
+    if (t == 1) {
+        tmp[blockIdx.x] = s[0];
+        __threadfence();
+    }
+    __syncthreads();
+    if (t == 0) last = atomicInc(&done, gridDim.x) == gridDim.x - 1;
+    __syncthreads();
+    if (last && t == 0) {
+        float acc = 0.0f;
+        for (unsigned int b = 0; b < gridDim.x; ++b) acc += ((volatile float*)tmp)[b];
+        out[0] = acc;
+        done = 0;
+    }
+}
+)";
+
+TEST_CASE("level of detail: a summarised block's barrier still orders its store before its ticket (no false race)") {
+    REQUIRE_CLANG();
+    const simt::Module m = compile_with_lab_headers(kLastBlock, "lb.cu");
+    const std::vector<student::BoundLaunch> bound = student::bind_plan(m, student::parse_launch_plan("lb<<<64, 256>>>(in, out, tmp, n)"));
+    Schedule s;
+    s.n = 16384;
+    s.op = Op::Sum;
+    const student::PlanOutcome full = student::run_plan(m, bound, s, true, "lb.cu");
+    student::DetailOptions o;
+    o.detail_blocks = 2;
+    o.part_blocks = 8;
+    const student::PlanOutcome sum = student::run_plan_summarised(m, bound, s, true, "lb.cu", o);
+    REQUIRE_MESSAGE(full.ok, full.error);
+    REQUIRE_MESSAGE(sum.ok, sum.error);
+    // 1 + 2 + ... + 16384 = 134,225,920 (hand-derived; every partial a multiple of 128 below 2^28: exact in float).
+    CHECK(unpack_value<float>(full.trace.result_value) == 134225920.0f);
+    CHECK(sum.trace.result_value == full.trace.result_value);
+    CHECK(sum.trace.result_flags == full.trace.result_flags);
+    // The same findings (none: the pattern is correct) in both.
+    CHECK(full.trace.hazards.empty());
+    CHECK(hazard_places(sum.trace) == hazard_places(full.trace));
+    CHECK(sum.trace.notes.size() == full.trace.notes.size());
+    // Block 10 is summarised: it keeps its store, fence and ticket, and its barriers (one per warp per __syncthreads).
+    const SummarisedBlocks* r = range_of(sum.trace, 10);
+    REQUIRE(r != nullptr);
+    std::map<int, size_t> kinds;
+    for (const Event& e : sum.trace.events)
+        if (e.block == 10) ++kinds[int(e.kind)];
+    CHECK(kinds[int(EventKind::BlockPartial)] == 1);
+    CHECK(kinds[int(EventKind::Fence)] == 1);
+    CHECK(kinds[int(EventKind::Ticket)] == 1);
+    CHECK(kinds[int(EventKind::Barrier)] == 8 * 11);  // 8 warps, 1 + 8 tree steps + 2 barriers around the ticket
+    CHECK(kinds[int(EventKind::Combine)] == 0);
+    CHECK(level_of_detail_problem(sum.trace) == "");
 }
 
 TEST_CASE("level of detail: the default window of 64 still keeps block 100 in full for its hazard") {
